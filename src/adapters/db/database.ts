@@ -1,0 +1,47 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { type EmbeddedOwner, startEmbeddedPostgres } from './embedded-postgres.js';
+import { migrateToLatest } from './migrate.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+// Return int8 (counts) as numbers: every count we read fits comfortably in 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export async function openDatabase(
+  options: { databaseUrl: string | null; dataDir: string; owner: EmbeddedOwner; poolSize?: number },
+  log: Logger,
+): Promise<DatabaseHandle> {
+  const embedded = options.databaseUrl ? null : await startEmbeddedPostgres(options.dataDir, options.owner, log);
+  const pool = new pg.Pool({
+    ...(embedded ? embedded.poolConfig : { connectionString: options.databaseUrl! }),
+    max: options.poolSize ?? 20,
+  });
+  pool.on('error', (err) => log.error({ err }, 'idle database connection failed'));
+  pool.on('connect', (client) => client.on('error', (err) => log.error({ err }, 'database connection failed')));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length > 0) log.info({ applied }, 'database migrations applied');
+  } catch (err) {
+    await db.destroy();
+    await embedded?.stop();
+    throw err;
+  }
+  return {
+    db,
+    pool,
+    close: async () => {
+      await db.destroy();
+      await embedded?.stop();
+    },
+  };
+}

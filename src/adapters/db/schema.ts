@@ -1,0 +1,90 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { DatasetStatus } from '../../core/dataset-status.js';
+import type { SharedRole } from '../../core/permissions.js';
+import type { TaskPhase, TaskStatus, TaskType } from '../../core/tasks.js';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  created_at: Generated<Date>;
+}
+
+export interface ApiKeysTable {
+  api_key: string;
+  user_id: string;
+  secret_ciphertext: string;
+  created_at: Generated<Date>;
+  revoked_at: Date | null;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  api_key: string;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+}
+
+export interface DatasetsTable {
+  id: Generated<string>;
+  display_name: string;
+  description: Generated<string>;
+  owner_id: string;
+  status_new: DatasetStatus;
+  progress: Generated<number>;
+  n_images: Generated<number>;
+  n_videos: Generated<number>;
+  n_objects: Generated<number>;
+  fatal_error_msg: string | null;
+  source_dataset_id: string | null;
+  snapshots_enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface DatasetAccessTable {
+  dataset_id: string;
+  user_id: string;
+  role: SharedRole;
+  granted_by: string;
+  granted_at: Generated<Date>;
+}
+
+export interface TasksTable {
+  id: Generated<string>;
+  dataset_id: string;
+  task_type: TaskType;
+  status: TaskStatus;
+  status_message: string;
+  progress_percentage: number | null;
+  error_message: string | null;
+  created_by: string;
+  config: ColumnType<Record<string, unknown>, string, string>;
+  phase: Generated<TaskPhase>;
+  start_time: Generated<Date>;
+  end_time: Date | null;
+  worker_instance: string | null;
+  job_locked_by: string | null;
+}
+
+export interface WorkerInstancesTable {
+  id: string;
+  started_at: Generated<Date>;
+  heartbeat_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+  datasets: DatasetsTable;
+  dataset_access: DatasetAccessTable;
+  tasks: TasksTable;
+  worker_instances: WorkerInstancesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type DatasetRow = Selectable<DatasetsTable>;
+export type NewDataset = Insertable<DatasetsTable>;
+export type TaskRow = Selectable<TasksTable>;

@@ -1,0 +1,83 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { registerAuthentication } from './http/authenticate.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { ErrorBody } from './http/schemas.js';
+import { accessRoutes } from './modules/access/access.routes.js';
+import { AccessEntry } from './modules/access/access.schemas.js';
+import type { AccessService } from './modules/access/access.service.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import type { AuthService } from './modules/auth/auth.service.js';
+import { datasetsRoutes } from './modules/datasets/datasets.routes.js';
+import { Dataset } from './modules/datasets/datasets.schemas.js';
+import type { DatasetsService } from './modules/datasets/datasets.service.js';
+import { ingestionRoutes } from './modules/ingestion/ingestion.routes.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { tasksRoutes } from './modules/tasks/tasks.routes.js';
+import { Task } from './modules/tasks/tasks.schemas.js';
+import type { TasksService } from './modules/tasks/tasks.service.js';
+
+export interface AppDeps {
+  log: Logger;
+  services: { auth: AuthService; datasets: DatasetsService; access: AccessService; tasks: TasksService };
+  checkDatabase: () => Promise<void>;
+  publicUrl: string | null;
+  version: string;
+}
+
+/** Builds the HTTP app from ready services: no environment, no listening (main.ts and tests do that). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+  });
+
+  // Clients POST actions (abort, retry, restore) with a JSON content type and no body: that is not an error.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+
+  registerErrorHandler(app);
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config as object), public: true };
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(multipart);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Loupe API', version: deps.version, description: 'Self-hostable service for image and video datasets.' },
+      ...(deps.publicUrl ? { servers: [{ url: deps.publicUrl }] } : {}),
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'HS256 JWT signed with api_secret; kid = sub = api_key, iss = "sdk"' },
+          session: { type: 'apiKey', in: 'cookie', name: 'loupe_session' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+
+  for (const schema of [ErrorBody, Dataset, Task, AccessEntry]) app.addSchema(schema);
+  registerAuthentication(app, deps.services.auth);
+
+  const { auth, datasets, access, tasks } = deps.services;
+  systemRoutes(app, { checkDatabase: deps.checkDatabase });
+  authRoutes(app, { auth, secureCookies: deps.publicUrl?.startsWith('https:') ?? false });
+  ingestionRoutes(app, { datasets });
+  datasetsRoutes(app, { datasets });
+  accessRoutes(app, { access });
+  tasksRoutes(app, { tasks });
+  return app;
+}

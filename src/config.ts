@@ -1,0 +1,100 @@
+import path from 'node:path';
+
+export type Role = 'api' | 'worker' | 'all';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  role: Role;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  logLevel: LogLevel;
+  publicUrl: string | null;
+  /** 32-byte key that encrypts API secrets at rest; null means "kept in DATA_DIR". */
+  secretKey: Buffer | null;
+  tokenMaxLifetimeSeconds: number;
+  sessionLifetimeSeconds: number;
+  workerConcurrency: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const ROLES: readonly Role[] = ['api', 'worker', 'all'];
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads every setting at once and reports every bad value together. */
+export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } = {}): Config {
+  const problems: string[] = [];
+  const value = (name: string) => {
+    const raw = env[name]?.trim();
+    return raw === undefined || raw === '' ? undefined : raw;
+  };
+
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+
+  const oneOf = <T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T => {
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+
+  const url = (name: string, protocols: string[]): string | null => {
+    const raw = value(name);
+    if (raw === undefined) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+      }
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+      return null;
+    }
+  };
+
+  const secretKey = (): Buffer | null => {
+    const raw = value('LOUPE_SECRET_KEY');
+    if (raw === undefined) return null;
+    const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+    if (key.length !== 32) {
+      problems.push('LOUPE_SECRET_KEY must be 32 bytes, as 64 hex characters or base64');
+      return null;
+    }
+    return key;
+  };
+
+  const config: Config = {
+    role: oneOf('--role', overrides.role ?? value('LOUPE_ROLE'), ROLES, 'all'),
+    port: integer('PORT', 8080, 0, 65535),
+    host: value('HOST') ?? '127.0.0.1',
+    dataDir: path.resolve(value('DATA_DIR') ?? './data'),
+    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    logLevel: oneOf('LOG_LEVEL', value('LOG_LEVEL'), LOG_LEVELS, 'info'),
+    publicUrl: url('PUBLIC_URL', ['http:', 'https:']),
+    secretKey: secretKey(),
+    tokenMaxLifetimeSeconds: integer('TOKEN_MAX_LIFETIME_SECONDS', 86_400, 60, 31_536_000),
+    sessionLifetimeSeconds: integer('SESSION_LIFETIME_SECONDS', 604_800, 60, 31_536_000),
+    workerConcurrency: integer('WORKER_CONCURRENCY', 2, 1, 64),
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../core/errors.js';
+import type { AuthService, Principal } from '../modules/auth/auth.service.js';
+
+export const SESSION_COOKIE = 'loupe_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes that answer without a signed-in caller (health, docs, sign-in). */
+    public?: boolean;
+  }
+}
+
+/** Every route needs a bearer JWT or the session cookie unless it is marked `config.public`. */
+export function registerAuthentication(app: FastifyInstance, auth: AuthService): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.public || !request.routeOptions.url) return;
+    request.principal = await authenticate(request, auth);
+  });
+}
+
+async function authenticate(request: FastifyRequest, auth: AuthService): Promise<Principal> {
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw errors.invalidToken('expected "Authorization: Bearer <token>"');
+    return auth.verifyToken(match[1]!);
+  }
+  const cookie = request.cookies[SESSION_COOKIE];
+  if (cookie) return auth.verifySession(cookie);
+  throw errors.notAuthenticated();
+}
+
+/** The signed-in caller of a route that is not public. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw errors.notAuthenticated();
+  return request.principal;
+}

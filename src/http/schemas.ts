@@ -1,0 +1,16 @@
+import { Type } from '@sinclair/typebox';
+
+export const ErrorBody = Type.Object({ detail: Type.String() }, { $id: 'Error', description: 'Every error: `{"detail": "..."}`' });
+export const ErrorRef = Type.Ref('Error');
+
+/** Error responses a route documents, by status code. */
+export function errorResponses(...codes: number[]) {
+  return Object.fromEntries(codes.map((code) => [code, ErrorRef]));
+}
+
+export const DatasetIdParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }) });
+
+/** A string enum as plain JSON Schema `enum`, so a wrong value gets one clear 422 naming the allowed ones. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { default?: T[number]; description?: string } = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}

@@ -1,0 +1,97 @@
+import type { Logger } from 'pino';
+import type { Db } from '../adapters/db/database.js';
+import type { TasksRepo } from '../modules/tasks/tasks.repo.js';
+import type { TaskContext, TaskHandler } from './registry.js';
+
+/** The reason a task's signal fires when a user aborted it. */
+export class TaskAborted extends Error {
+  constructor() {
+    super('Task aborted by user');
+    this.name = 'TaskAborted';
+  }
+}
+
+/** The reason a task's signal fires when its worker shuts down: the task resumes on the next start. */
+export class WorkerShutdown extends Error {
+  constructor() {
+    super('Worker shutting down');
+    this.name = 'WorkerShutdown';
+  }
+}
+
+export interface RunTaskDeps {
+  db: Db;
+  tasks: TasksRepo;
+  log: Logger;
+  workerInstance: string;
+  abortPollMs: number;
+  /** Running tasks, so shutdown can signal every one of them. */
+  running: Set<AbortController>;
+}
+
+/**
+ * Runs one handler for one task row. Handler failures end the task FAILED (no silent job retry);
+ * a shutdown leaves the task active and rethrows so the queue runs it again after the restart.
+ */
+export async function runTask(deps: RunTaskDeps, handler: TaskHandler, taskId: string, jobLockedBy: string | null): Promise<void> {
+  const { tasks, log } = deps;
+  const task = await tasks.markRunning(taskId, deps.workerInstance, jobLockedBy);
+  if (!task) return;
+
+  const controller = new AbortController();
+  deps.running.add(controller);
+  const poll = setInterval(() => {
+    tasks
+      .status(taskId)
+      .then((status) => status === 'ABORTED' && controller.abort(new TaskAborted()))
+      .catch((err: unknown) => log.warn({ err, taskId }, 'abort poll failed'));
+  }, deps.abortPollMs);
+
+  let committed = false;
+  const ctx: TaskContext = {
+    taskId,
+    datasetId: task.dataset_id,
+    createdBy: task.created_by,
+    config: task.config,
+    signal: controller.signal,
+    log: log.child({ taskId, taskType: task.task_type }),
+    async progress(percentage, message) {
+      controller.signal.throwIfAborted();
+      const clamped = percentage === null ? null : Math.max(0, Math.min(100, Math.round(percentage)));
+      if (!(await tasks.progress(taskId, clamped, message))) controller.abort(new TaskAborted());
+      controller.signal.throwIfAborted();
+    },
+    async commit(work, message = 'Completed') {
+      controller.signal.throwIfAborted();
+      if (!(await tasks.enterCommitPhase(taskId))) controller.abort(new TaskAborted());
+      controller.signal.throwIfAborted();
+      const result = await deps.db.transaction().execute(async (trx) => {
+        const value = await work(trx);
+        if (!(await tasks.complete(trx, taskId, message))) throw new TaskAborted();
+        return value;
+      });
+      committed = true;
+      return result;
+    },
+  };
+
+  try {
+    await handler(ctx);
+    if (!committed) await ctx.commit(async () => undefined);
+  } catch (err) {
+    const reason: unknown = controller.signal.aborted ? controller.signal.reason : err;
+    if (reason instanceof WorkerShutdown) {
+      await tasks.markInterrupted(taskId, 'Interrupted by a worker shutdown; resumes when a worker starts');
+      throw reason;
+    }
+    if (reason instanceof TaskAborted || (await tasks.status(taskId)) === 'ABORTED') {
+      ctx.log.info('task aborted');
+      return;
+    }
+    ctx.log.error({ err }, 'task failed');
+    await tasks.fail(taskId, err instanceof Error ? err.message : String(err));
+  } finally {
+    clearInterval(poll);
+    deps.running.delete(controller);
+  }
+}

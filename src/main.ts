@@ -1,0 +1,38 @@
+import closeWithGrace from 'close-with-grace';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger, startLoupe } from './server.js';
+
+function roleArgument(argv: string[]): string | undefined {
+  const index = argv.findIndex((a) => a === '--role' || a.startsWith('--role='));
+  if (index === -1) return undefined;
+  const arg = argv[index]!;
+  return arg.includes('=') ? arg.slice('--role='.length) : (argv[index + 1] ?? '');
+}
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env, { role: roleArgument(process.argv.slice(2)) });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config);
+  const loupe = await startLoupe(config, { log });
+  log.info({ role: config.role, url: loupe.url, dataDir: config.dataDir, database: config.databaseUrl ? 'external' : 'embedded' }, 'Loupe started');
+
+  // SIGINT/SIGTERM: stop taking requests, let running tasks reach a checkpoint, then stop the database.
+  closeWithGrace({ delay: 30_000, logger: log }, async ({ signal, err }) => {
+    if (err) log.error({ err }, 'shutting down after an error');
+    else log.info({ signal }, 'shutting down');
+    await loupe.close();
+  });
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,145 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import type { KeyBox } from '../../adapters/secrets/key-box.js';
+import { AppError, errors } from '../../core/errors.js';
+import type { AuthRepo } from './auth.repo.js';
+
+/** The signed-in caller, as every service sees it. */
+export interface Principal {
+  userId: string;
+  email: string;
+}
+
+export interface IssuedKey {
+  user_id: string;
+  email: string;
+  api_key: string;
+  api_secret: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const CLOCK_TOLERANCE_SECONDS = 30;
+
+export class AuthService {
+  constructor(
+    private readonly repo: AuthRepo,
+    private readonly keyBox: KeyBox,
+    private readonly options: { tokenMaxLifetimeSeconds: number; sessionLifetimeSeconds: number },
+  ) {}
+
+  async createUser(email: string): Promise<IssuedKey> {
+    const normalised = email.trim();
+    if (!EMAIL.test(normalised)) throw errors.invalidParameter(`Not a valid e-mail address: ${email}`);
+    if (await this.repo.findUserByEmail(normalised)) throw new AppError(409, `A user with e-mail ${normalised} already exists`);
+    const user = await this.repo.createUser(normalised);
+    return this.issueKey({ userId: user.id, email: user.email });
+  }
+
+  async createKeyForEmail(email: string): Promise<IssuedKey> {
+    const user = await this.repo.findUserByEmail(email);
+    if (!user) throw errors.userNotFound(email);
+    return this.issueKey({ userId: user.id, email: user.email });
+  }
+
+  /** A new key pair; the secret is returned this once and stored only encrypted. */
+  async issueKey(principal: Principal): Promise<IssuedKey> {
+    const apiKey = `lk_${randomBytes(16).toString('hex')}`;
+    const apiSecret = randomBytes(32).toString('base64url');
+    await this.repo.insertKey(principal.userId, apiKey, this.keyBox.seal(apiSecret));
+    return { user_id: principal.userId, email: principal.email, api_key: apiKey, api_secret: apiSecret };
+  }
+
+  revokeKey(apiKey: string): Promise<boolean> {
+    return this.repo.revokeKey(apiKey);
+  }
+
+  listUsers() {
+    return this.repo.listUsers();
+  }
+
+  findUserByEmail(email: string) {
+    return this.repo.findUserByEmail(email);
+  }
+
+  /** Verifies a client-signed JWT exactly as clients of the hosted service sign them (HS256, kid = sub = api_key). */
+  async verifyToken(token: string): Promise<Principal> {
+    let header: ReturnType<typeof decodeProtectedHeader>;
+    try {
+      header = decodeProtectedHeader(token);
+    } catch {
+      throw errors.invalidToken('malformed token');
+    }
+    if (header.alg !== 'HS256') throw errors.invalidToken(`algorithm ${String(header.alg)} is not accepted, use HS256`);
+    if (typeof header.kid !== 'string' || header.kid === '') throw errors.invalidToken('missing kid header');
+
+    const key = await this.repo.findActiveKey(header.kid);
+    if (!key) throw errors.invalidToken('unknown or revoked api_key');
+    const secret = new TextEncoder().encode(this.keyBox.open(key.secret_ciphertext));
+
+    let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
+    try {
+      ({ payload } = await jwtVerify(token, secret, {
+        algorithms: ['HS256'],
+        requiredClaims: ['exp', 'iat', 'sub'],
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      }));
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw errors.invalidToken('token has expired');
+      if (err instanceof joseErrors.JWSSignatureVerificationFailed) throw errors.invalidToken('signature verification failed');
+      if (err instanceof joseErrors.JWTClaimValidationFailed) throw errors.invalidToken(err.message);
+      throw errors.invalidToken('malformed token');
+    }
+    if (payload.sub !== header.kid) throw errors.invalidToken('sub must equal the api_key in kid');
+    if (payload.iss !== undefined && payload.iss !== 'sdk') throw errors.invalidToken('iss must be "sdk"');
+    const lifetime = payload.exp! - payload.iat!;
+    if (lifetime > this.options.tokenMaxLifetimeSeconds) {
+      throw errors.invalidToken(`token lifetime ${lifetime} s exceeds the maximum of ${this.options.tokenMaxLifetimeSeconds} s`);
+    }
+    if (payload.iat! > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) throw errors.invalidToken('token issued in the future');
+    return { userId: key.user_id, email: key.email };
+  }
+
+  /** Signs a token the way an SDK client would, for the CLI's `loupe token`. */
+  async signToken(email: string, ttlSeconds: number): Promise<string> {
+    const user = await this.repo.findUserByEmail(email);
+    if (!user) throw errors.userNotFound(email);
+    const key = await this.repo.findNewestActiveKey(user.id);
+    if (key) return signClientToken(key.api_key, this.keyBox.open(key.secret_ciphertext), ttlSeconds);
+    const issued = await this.issueKey({ userId: user.id, email: user.email });
+    return signClientToken(issued.api_key, issued.api_secret, ttlSeconds);
+  }
+
+  async startSession(apiKey: string, apiSecret: string): Promise<{ cookie: string; principal: Principal; maxAge: number }> {
+    const key = await this.repo.findActiveKey(apiKey);
+    if (!key || this.keyBox.open(key.secret_ciphertext) !== apiSecret) throw errors.invalidCredentials();
+    const cookie = randomBytes(32).toString('base64url');
+    const maxAge = this.options.sessionLifetimeSeconds;
+    await this.repo.insertSession(hash(cookie), key.user_id, key.api_key, new Date(Date.now() + maxAge * 1000));
+    return { cookie, principal: { userId: key.user_id, email: key.email }, maxAge };
+  }
+
+  async verifySession(cookie: string): Promise<Principal> {
+    const user = await this.repo.findSessionUser(hash(cookie));
+    if (!user) throw errors.invalidToken('session expired or unknown');
+    return { userId: user.id, email: user.email };
+  }
+
+  endSession(cookie: string): Promise<void> {
+    return this.repo.deleteSession(hash(cookie));
+  }
+}
+
+export function signClientToken(apiKey: string, apiSecret: string, ttlSeconds: number): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: apiKey })
+    .setSubject(apiKey)
+    .setIssuer('sdk')
+    .setIssuedAt(now)
+    .setExpirationTime(now + ttlSeconds)
+    .sign(new TextEncoder().encode(apiSecret));
+}
+
+function hash(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}

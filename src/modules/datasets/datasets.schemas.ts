@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox';
+import { DATASET_STATUSES } from '../../core/dataset-status.js';
+import { StringEnum } from '../../http/schemas.js';
+
+export const Dataset = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    display_name: Type.String(),
+    description: Type.String(),
+    status_new: StringEnum(DATASET_STATUSES),
+    status: Type.String({ description: 'Legacy status, being retired: read status_new' }),
+    progress: Type.Integer({ minimum: 0, maximum: 100 }),
+    n_images: Type.Integer(),
+    n_videos: Type.Integer(),
+    n_objects: Type.Integer(),
+    fatal_error_msg: Type.Union([Type.String(), Type.Null()]),
+    source_dataset_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    created_at: Type.String({ format: 'date-time' }),
+    created_by: Type.String({ description: 'E-mail of the owner' }),
+  },
+  { $id: 'Dataset' },
+);
+
+export const DatasetListQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+});
+
+export const NewDatasetQuery = Type.Object({ dataset_name: Type.Optional(Type.String()) });
+export const NewDatasetResponse = Type.Object({ dataset_id: Type.String({ format: 'uuid' }) });

@@ -1,0 +1,48 @@
+import { errors } from '../../core/errors.js';
+import { type DatasetAction, authorize } from '../../core/permissions.js';
+import type { Principal } from '../auth/auth.service.js';
+import type { DatasetsRepo } from './datasets.repo.js';
+
+const FORBIDDEN_VERB: Record<DatasetAction, string> = {
+  read: 'read',
+  write: 'change',
+  share: 'manage access to',
+  delete: 'delete',
+};
+
+export class DatasetsService {
+  constructor(private readonly repo: DatasetsRepo) {}
+
+  /**
+   * The access check every dataset route goes through: 404 when the caller cannot see the
+   * dataset (never revealing that it exists), 403 when they can see it but not do `action`.
+   */
+  async authorize(principal: Principal, datasetId: string, action: DatasetAction) {
+    const dataset = await this.repo.findForUser(datasetId, principal.userId);
+    const decision = authorize(dataset?.role ?? null, action);
+    if (decision === 'hidden' || !dataset) throw errors.datasetNotFound();
+    if (decision === 'forbidden') throw errors.forbidden(FORBIDDEN_VERB[action]);
+    return dataset;
+  }
+
+  /** An empty dataset that waits for its first upload transaction (issue 3 adds the pipeline). */
+  async create(principal: Principal, name: string | undefined) {
+    const displayName = name?.trim();
+    if (!displayName) throw errors.missingParameter('dataset_name');
+    return this.repo.insert({
+      display_name: displayName,
+      owner_id: principal.userId,
+      status_new: 'INDEXING',
+      fatal_error_msg: null,
+      source_dataset_id: null,
+    });
+  }
+
+  get(principal: Principal, datasetId: string) {
+    return this.authorize(principal, datasetId, 'read');
+  }
+
+  list(principal: Principal, page: { limit: number; offset: number }) {
+    return this.repo.listForUser(principal.userId, page.limit, page.offset);
+  }
+}

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { type Container, createContainer } from './container.js';
+import { productionJobs, startableTaskTypes } from './jobs/index.js';
+import { type JobDefinition, checkRegistry } from './jobs/registry.js';
+import { type Worker, startWorker } from './jobs/worker.js';
+
+export interface Loupe {
+  container: Container;
+  app: FastifyInstance | null;
+  worker: Worker | null;
+  /** The address the API listens on, when this process runs the API role. */
+  url: string | null;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: Logger;
+  /** Replaces the production job list (tests register their own handlers). */
+  jobs?: JobDefinition[];
+  workerTimings?: { heartbeatMs?: number; staleAfterSeconds?: number; recoveryIntervalMs?: number; abortPollMs?: number };
+}
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.api_secret', '*.password'], censor: '[redacted]' },
+  });
+}
+
+/** Starts the roles the config asks for; `close()` stops them in order (HTTP, then jobs, then the database). */
+export async function startLoupe(config: Config, options: StartOptions = {}): Promise<Loupe> {
+  const log = options.log ?? createLogger(config);
+  const jobs = checkRegistry(options.jobs ?? productionJobs, options.jobs ? [] : startableTaskTypes);
+  const container = await createContainer(config, log, 'server');
+  let app: FastifyInstance | null = null;
+  let worker: Worker | null = null;
+  let url: string | null = null;
+
+  const close = async () => {
+    await app?.close();
+    await worker?.stop();
+    await container.close();
+  };
+
+  try {
+    if (config.role !== 'api') {
+      worker = await startWorker({
+        pool: container.database.pool,
+        db: container.database.db,
+        tasks: container.repos.tasks,
+        jobs,
+        log,
+        concurrency: config.workerConcurrency,
+        exclusive: config.databaseUrl === null,
+        ...options.workerTimings,
+      });
+    }
+    if (config.role !== 'worker') {
+      app = await buildApp({
+        log,
+        services: container.services,
+        checkDatabase: container.checkDatabase,
+        publicUrl: config.publicUrl,
+        version,
+      });
+      await app.listen({ port: config.port, host: config.host });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    }
+  } catch (err) {
+    await close().catch((closeErr: unknown) => log.error({ err: closeErr }, 'cleanup after a failed start failed'));
+    throw err;
+  }
+  return { container, app, worker, url, close };
+}

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      role: 'all',
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      databaseUrl: null,
+      logLevel: 'info',
+      publicUrl: null,
+      secretKey: null,
+    });
+  });
+
+  it('lists every bad value at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x/y', PUBLIC_URL: 'not a url', LOUPE_SECRET_KEY: 'abc' }, { role: 'boss' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(6);
+    expect(problems.join('\n')).toMatch(/PORT.*eighty/);
+    expect(problems.join('\n')).toMatch(/LOG_LEVEL.*loud/);
+    expect(problems.join('\n')).toMatch(/DATABASE_URL must use postgres:/);
+    expect(problems.join('\n')).toMatch(/PUBLIC_URL is not a valid URL/);
+    expect(problems.join('\n')).toMatch(/LOUPE_SECRET_KEY must be 32 bytes/);
+    expect(problems.join('\n')).toMatch(/--role must be one of api, worker, all/);
+  });
+
+  it('reads the role from the argument before the environment', () => {
+    expect(loadConfig({ LOUPE_ROLE: 'worker' }).role).toBe('worker');
+    expect(loadConfig({ LOUPE_ROLE: 'worker' }, { role: 'api' }).role).toBe('api');
+  });
+
+  it('accepts a hex server key', () => {
+    expect(loadConfig({ LOUPE_SECRET_KEY: 'ab'.repeat(32) }).secretKey).toHaveLength(32);
+  });
+});

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import type { JobDefinition } from '../../src/jobs/registry.js';
+import { signClientToken } from '../../src/modules/auth/auth.service.js';
+import { type Loupe, startLoupe } from '../../src/server.js';
+
+export interface TestUser {
+  user_id: string;
+  email: string;
+  api_key: string;
+  api_secret: string;
+  token: string;
+}
+
+export interface TestServer {
+  url: string;
+  loupe: Loupe;
+  dataDir: string;
+  createUser(email?: string): Promise<TestUser>;
+  api(token: string | null, method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}-${Date.now()}@example.com`;
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-test-'));
+}
+
+/** Starts the real server (embedded PostgreSQL, worker, HTTP on a free port) in this process. */
+export async function startTestServer(options: { jobs?: JobDefinition[]; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...options.env });
+  const loupe = await startLoupe(config, {
+    jobs: options.jobs ?? [],
+    workerTimings: { heartbeatMs: 500, staleAfterSeconds: 3, recoveryIntervalMs: 1_000, abortPollMs: 50 },
+  });
+  const url = loupe.url!;
+  return {
+    url,
+    loupe,
+    dataDir,
+    async createUser(email = uniqueEmail()) {
+      const issued = await loupe.container.services.auth.createUser(email);
+      return { ...issued, token: await signClientToken(issued.api_key, issued.api_secret, 600) };
+    },
+    api: (token, method, route, body, headers) => call(url, token, method, route, body, headers),
+    async close() {
+      await loupe.close();
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function call(
+  baseUrl: string,
+  token: string | null,
+  method: string,
+  route: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`;
+  if (body instanceof FormData || body instanceof URLSearchParams) init.body = body;
+  else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] = 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${route}`, init);
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
+
+/** Polls until `check` returns a value (not undefined) or the time runs out. */
+export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
