@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call, startTestServer, tempDataDir } from '../support/server.js';
+
+const run = promisify(execFile);
+const dataDir = tempDataDir();
+
+function loupe(args: string[], env: Record<string, string> = {}) {
+  return run(process.execPath, ['bin/loupe.js', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env } });
+}
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe('loupe CLI', () => {
+  it('creates a user with the server stopped and prints exactly one JSON object', async () => {
+    const { stdout } = await loupe(['user', 'create', '--email', 'cli-a@example.com', '--json']);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toEqual({
+      user_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      email: 'cli-a@example.com',
+      api_key: expect.stringMatching(/^lk_/),
+      api_secret: expect.any(String),
+    });
+  });
+
+  it('refuses a duplicate or invalid e-mail with a message and a non-zero exit', async () => {
+    await expect(loupe(['user', 'create', '--email', 'cli-a@example.com', '--json'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('already exists'),
+    });
+    await expect(loupe(['user', 'create', '--email', 'not-an-email'])).rejects.toMatchObject({ code: 1 });
+  });
+
+  it('works beside a running server on the same DATA_DIR, and its keys and tokens work there', async () => {
+    const server = await startTestServer({ dataDir });
+    try {
+      const created = JSON.parse((await loupe(['user', 'create', '--email', 'cli-b@example.com', '--json'])).stdout);
+      const token = (await loupe(['token', '--email', 'cli-b@example.com'])).stdout.trim();
+      expect(await call(server.url, token, 'GET', '/api/v1/auth/me')).toMatchObject({ status: 200, body: { user_id: created.user_id } });
+      expect((await call(server.url, token, 'GET', '/api/v1/tasks')).status).toBe(200);
+
+      const second = JSON.parse((await loupe(['key', 'create', '--email', 'cli-b@example.com', '--json'])).stdout);
+      expect(second.api_key).not.toBe(created.api_key);
+      const listed = JSON.parse((await loupe(['user', 'list', '--json'])).stdout) as Array<{ email: string; active_keys: number }>;
+      expect(listed.find((u) => u.email === 'cli-b@example.com')?.active_keys).toBe(2);
+
+      await loupe(['key', 'revoke', second.api_key]);
+      await expect(loupe(['key', 'revoke', second.api_key])).rejects.toMatchObject({ code: 1 });
+      const newest = (await loupe(['token', '--email', 'cli-b@example.com'])).stdout.trim();
+      expect((await call(server.url, newest, 'GET', '/api/v1/auth/me')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('explains each command in --help', async () => {
+    const { stdout } = await loupe(['--help']);
+    for (const command of ['user', 'key', 'token']) expect(stdout).toContain(command);
+    expect((await loupe(['user', 'create', '--help'])).stdout).toContain('--email');
+  });
+});
+
+describe('server configuration', () => {
+  it('lists every bad setting at once and exits 2', async () => {
+    const result = run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, PORT: 'abc', LOG_LEVEL: 'chatty', DATA_DIR: dataDir },
+    });
+    await expect(result).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/PORT must be an integer[\s\S]*LOG_LEVEL must be one of/),
+    });
+  });
+});
