@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './adapters/db/database.js';
 import type { EmbeddedOwner } from './adapters/db/embedded-postgres.js';
+import { CHANNELS, PgEvents } from './adapters/events/pg-events.js';
 import { KeyBox, loadServerKey } from './adapters/secrets/key-box.js';
 import { installQueueSchema } from './jobs/worker.js';
 import { AccessRepo } from './modules/access/access.repo.js';
@@ -35,11 +36,20 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const { db } = database;
   const keyBox = new KeyBox(loadServerKey(config.secretKey, config.dataDir));
 
-  const tasksRepo = new TasksRepo(db);
+  const tasksRepo = new TasksRepo(db, database.pool);
   const auth = new AuthService(new AuthRepo(db), keyBox, config);
   const datasets = new DatasetsService(new DatasetsRepo(db));
   const access = new AccessService(new AccessRepo(db), datasets, auth);
   const tasks = new TasksService(tasksRepo, datasets);
+
+  const events = new PgEvents(database.connection, log, () => auth.forgetKey());
+  events.on(CHANNELS.apiKeyRevoked, (apiKey) => auth.forgetKey(apiKey));
+  try {
+    await events.start();
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
 
   return {
     config,
@@ -49,6 +59,9 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     checkDatabase: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => database.close(),
+    close: async () => {
+      await events.close();
+      await database.close();
+    },
   };
 }

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, startTestServer, tempDataDir } from '../support/server.js';
+import { signClientToken } from '../../src/modules/auth/auth.service.js';
+import { call, startTestServer, tempDataDir, waitFor } from '../support/server.js';
 
 const run = promisify(execFile);
 const dataDir = tempDataDir();
@@ -47,7 +48,11 @@ describe('loupe CLI', () => {
       const listed = JSON.parse((await loupe(['user', 'list', '--json'])).stdout) as Array<{ email: string; active_keys: number }>;
       expect(listed.find((u) => u.email === 'cli-b@example.com')?.active_keys).toBe(2);
 
+      // The server has verified (and cached) the second key; the CLI's revocation must still reach it at once.
+      const secondToken = await signClientToken(second.api_key, second.api_secret, 300);
+      expect((await call(server.url, secondToken, 'GET', '/api/v1/auth/me')).status).toBe(200);
       await loupe(['key', 'revoke', second.api_key]);
+      await waitFor(async () => ((await call(server.url, secondToken, 'GET', '/api/v1/auth/me')).status === 401 ? true : undefined), 3_000, 'revocation');
       await expect(loupe(['key', 'revoke', second.api_key])).rejects.toMatchObject({ code: 1 });
       const newest = (await loupe(['token', '--email', 'cli-b@example.com'])).stdout.trim();
       expect((await call(server.url, newest, 'GET', '/api/v1/auth/me')).status).toBe(200);

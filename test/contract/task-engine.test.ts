@@ -148,3 +148,20 @@ describe('POST /api/v1/tasks/{task_id}/retry', () => {
     expect((await retry(stranger, taskId)).status).toBe(404);
   });
 });
+
+describe('totals', () => {
+  it('stay exact through every transition above (counters kept by trigger)', async () => {
+    const rows = await server.loupe.container.database.db
+      .selectFrom('tasks')
+      .select(['status'])
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('dataset_id', '=', datasetId)
+      .groupBy('status')
+      .execute();
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const { status, n } of rows) {
+      const res = await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${datasetId}&task_status=${status}`);
+      expect(res.body.total, status).toBe(n);
+    }
+  });
+});

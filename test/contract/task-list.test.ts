@@ -36,7 +36,8 @@ async function seed(datasetId: string, user: TestUser, type: TaskType, status: T
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // API role only: a worker would rightly fail the seeded RUNNING rows, which have no job behind them.
+  server = await startTestServer({ env: { LOUPE_ROLE: 'api' } });
   [alice, bob, carol] = await Promise.all([server.createUser(), server.createUser(), server.createUser()]);
   alpha = await newDataset(server, alice, 'alpha');
   beta = await newDataset(server, alice, 'beta');

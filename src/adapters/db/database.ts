@@ -10,6 +10,8 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   pool: pg.Pool;
+  /** How to open a dedicated connection (LISTEN needs one of its own). */
+  connection: pg.ClientConfig;
   close(): Promise<void>;
 }
 
@@ -21,10 +23,8 @@ export async function openDatabase(
   log: Logger,
 ): Promise<DatabaseHandle> {
   const embedded = options.databaseUrl ? null : await startEmbeddedPostgres(options.dataDir, options.owner, log);
-  const pool = new pg.Pool({
-    ...(embedded ? embedded.poolConfig : { connectionString: options.databaseUrl! }),
-    max: options.poolSize ?? 20,
-  });
+  const connection: pg.ClientConfig = embedded ? embedded.poolConfig : { connectionString: options.databaseUrl! };
+  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 20 });
   pool.on('error', (err) => log.error({ err }, 'idle database connection failed'));
   pool.on('connect', (client) => client.on('error', (err) => log.error({ err }, 'database connection failed')));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -39,6 +39,7 @@ export async function openDatabase(
   return {
     db,
     pool,
+    connection,
     close: async () => {
       await db.destroy();
       await embedded?.stop();

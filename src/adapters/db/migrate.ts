@@ -1,9 +1,11 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001-platform.js';
+import * as m0002 from './migrations/0002-task-counts.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-platform': m0001,
+  '0002-task-counts': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

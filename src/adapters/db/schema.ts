@@ -68,6 +68,14 @@ export interface TasksTable {
   job_locked_by: string | null;
 }
 
+export interface TaskCountsTable {
+  dataset_id: string;
+  task_type: TaskType;
+  status: TaskStatus;
+  created_by: string;
+  n: number;
+}
+
 export interface WorkerInstancesTable {
   id: string;
   started_at: Generated<Date>;
@@ -81,6 +89,7 @@ export interface Database {
   datasets: DatasetsTable;
   dataset_access: DatasetAccessTable;
   tasks: TasksTable;
+  task_counts: TaskCountsTable;
   worker_instances: WorkerInstancesTable;
 }
 

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import { CHANNELS } from '../../adapters/events/pg-events.js';
 import type { UserRow } from '../../adapters/db/schema.js';
 
 export class AuthRepo {
@@ -55,15 +57,20 @@ export class AuthRepo {
       .executeTakeFirst();
   }
 
+  /** Revokes the key, ends its sessions and tells every server process to forget it, in one transaction. */
   async revokeKey(apiKey: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: new Date() })
-      .where('api_key', '=', apiKey)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (result.numUpdatedRows > 0n) await this.db.deleteFrom('sessions').where('api_key', '=', apiKey).execute();
-    return result.numUpdatedRows > 0n;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: new Date() })
+        .where('api_key', '=', apiKey)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return false;
+      await trx.deleteFrom('sessions').where('api_key', '=', apiKey).execute();
+      await sql`select pg_notify(${CHANNELS.apiKeyRevoked}, ${apiKey})`.execute(trx);
+      return true;
+    });
   }
 
   async insertSession(idHash: string, userId: string, apiKey: string, expiresAt: Date): Promise<void> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { KeyBox } from '../../adapters/secrets/key-box.js';
 import { AppError, errors } from '../../core/errors.js';
@@ -19,8 +19,19 @@ export interface IssuedKey {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const CLOCK_TOLERANCE_SECONDS = 30;
+/** Verified keys are remembered this long; a revocation notice evicts them at once. */
+const KEY_CACHE_MS = 30_000;
+const KEY_CACHE_MAX = 10_000;
+
+interface CachedKey {
+  principal: Principal;
+  secret: Uint8Array;
+  expires: number;
+}
 
 export class AuthService {
+  private readonly keys = new Map<string, CachedKey>();
+
   constructor(
     private readonly repo: AuthRepo,
     private readonly keyBox: KeyBox,
@@ -49,8 +60,30 @@ export class AuthService {
     return { user_id: principal.userId, email: principal.email, api_key: apiKey, api_secret: apiSecret };
   }
 
-  revokeKey(apiKey: string): Promise<boolean> {
+  async revokeKey(apiKey: string): Promise<boolean> {
+    this.keys.delete(apiKey);
     return this.repo.revokeKey(apiKey);
+  }
+
+  /** Drops a key (or all keys) from the verification cache: on revocation notices from any process. */
+  forgetKey(apiKey?: string): void {
+    if (apiKey === undefined) this.keys.clear();
+    else this.keys.delete(apiKey);
+  }
+
+  private async activeKey(apiKey: string): Promise<CachedKey | undefined> {
+    const cached = this.keys.get(apiKey);
+    if (cached && cached.expires > Date.now()) return cached;
+    const row = await this.repo.findActiveKey(apiKey);
+    if (!row) return undefined;
+    const entry = {
+      principal: { userId: row.user_id, email: row.email },
+      secret: new TextEncoder().encode(this.keyBox.open(row.secret_ciphertext)),
+      expires: Date.now() + KEY_CACHE_MS,
+    };
+    if (this.keys.size >= KEY_CACHE_MAX) this.keys.clear();
+    this.keys.set(apiKey, entry);
+    return entry;
   }
 
   listUsers() {
@@ -72,13 +105,12 @@ export class AuthService {
     if (header.alg !== 'HS256') throw errors.invalidToken(`algorithm ${String(header.alg)} is not accepted, use HS256`);
     if (typeof header.kid !== 'string' || header.kid === '') throw errors.invalidToken('missing kid header');
 
-    const key = await this.repo.findActiveKey(header.kid);
+    const key = await this.activeKey(header.kid);
     if (!key) throw errors.invalidToken('unknown or revoked api_key');
-    const secret = new TextEncoder().encode(this.keyBox.open(key.secret_ciphertext));
 
     let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
     try {
-      ({ payload } = await jwtVerify(token, secret, {
+      ({ payload } = await jwtVerify(token, key.secret, {
         algorithms: ['HS256'],
         requiredClaims: ['exp', 'iat', 'sub'],
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
@@ -96,7 +128,7 @@ export class AuthService {
       throw errors.invalidToken(`token lifetime ${lifetime} s exceeds the maximum of ${this.options.tokenMaxLifetimeSeconds} s`);
     }
     if (payload.iat! > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) throw errors.invalidToken('token issued in the future');
-    return { userId: key.user_id, email: key.email };
+    return key.principal;
   }
 
   /** Signs a token the way an SDK client would, for the CLI's `loupe token`. */
@@ -111,7 +143,7 @@ export class AuthService {
 
   async startSession(apiKey: string, apiSecret: string): Promise<{ cookie: string; principal: Principal; maxAge: number }> {
     const key = await this.repo.findActiveKey(apiKey);
-    if (!key || this.keyBox.open(key.secret_ciphertext) !== apiSecret) throw errors.invalidCredentials();
+    if (!key || !sameSecret(this.keyBox.open(key.secret_ciphertext), apiSecret)) throw errors.invalidCredentials();
     const cookie = randomBytes(32).toString('base64url');
     const maxAge = this.options.sessionLifetimeSeconds;
     await this.repo.insertSession(hash(cookie), key.user_id, key.api_key, new Date(Date.now() + maxAge * 1000));
@@ -142,4 +174,9 @@ export function signClientToken(apiKey: string, apiSecret: string, ttlSeconds: n
 
 function hash(value: string): string {
   return createHash('sha256').update(value).digest('hex');
+}
+
+function sameSecret(expected: string, given: string): boolean {
+  const digest = (v: string) => createHash('sha256').update(v).digest();
+  return timingSafeEqual(digest(expected), digest(given));
 }

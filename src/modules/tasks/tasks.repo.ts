@@ -1,5 +1,7 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
+import type pg from 'pg';
 import type { Db } from '../../adapters/db/database.js';
+import { queryPrepared } from '../../adapters/db/prepared.js';
 import type { TaskRow } from '../../adapters/db/schema.js';
 import { ACTIVE_STATUSES, type TaskSortField, type TaskStatus, type TaskType } from '../../core/tasks.js';
 
@@ -34,7 +36,10 @@ const SORT_COLUMNS: Record<TaskSortField, string> = {
 };
 
 export class TasksRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly pool: pg.Pool,
+  ) {}
 
   /** Inserts the task row and its job in the caller's transaction, so neither exists without the other. */
   async create(trx: Db, task: NewTask): Promise<string> {
@@ -89,21 +94,39 @@ export class TasksRepo {
     return q;
   }
 
+  /** One round trip: the page, with the exact total computed once beside it. */
   async list(userId: string, f: TaskFilters, sort: { by: TaskSortField; order: 'asc' | 'desc' }, page: { limit: number; offset: number }) {
-    const base = this.filtered(userId, f);
     const direction = sql.raw(sort.order);
-    const [rows, count] = await Promise.all([
-      base
-        .select(TASK_VIEW_COLUMNS)
-        .orderBy(sql`${sql.raw(SORT_COLUMNS[sort.by])} ${direction}`)
-        .orderBy(sql`t.start_time ${direction}`)
-        .orderBy(sql`t.id ${direction}`)
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: count.total };
+    const total = this.countQuery(userId, f);
+    let query = this.filtered(userId, f)
+      .select(TASK_VIEW_COLUMNS)
+      .select(sql<number>`(${total})`.as('total'))
+      .orderBy(sql`${sql.raw(SORT_COLUMNS[sort.by])} ${direction}`);
+    if (sort.by !== 'start_time') query = query.orderBy(sql`t.start_time ${direction}`);
+    const rows = await queryPrepared(this.pool, query.orderBy(sql`t.id ${direction}`).limit(page.limit).offset(page.offset));
+    if (rows.length > 0) return { rows, total: rows[0]!.total };
+    return { rows, total: (await total.executeTakeFirstOrThrow()).total };
+  }
+
+  /** Exact totals from the trigger-kept counters; only a start-time range needs the rows themselves. */
+  private countQuery(userId: string, f: TaskFilters) {
+    if (f.start_time_from || f.start_time_to) {
+      return this.filtered(userId, f).select(sql<number>`count(*)::int8`.as('total'));
+    }
+    let q = this.db
+      .selectFrom('task_counts as c')
+      .innerJoin('datasets as d', 'd.id', 'c.dataset_id')
+      .where(this.visible(userId))
+      .select(sql<number>`coalesce(sum(c.n), 0)::int8`.as('total'));
+    if (f.dataset_id) q = q.where('c.dataset_id', '=', f.dataset_id);
+    if (f.dataset_name) q = q.where('d.display_name', '=', f.dataset_name);
+    if (f.task_type) q = q.where('c.task_type', '=', f.task_type);
+    if (f.task_status) q = q.where('c.status', '=', f.task_status);
+    if (f.created_by) {
+      const email = f.created_by.toLowerCase();
+      q = q.where('c.created_by', 'in', (eb) => eb.selectFrom('users').select('id').where(sql`lower(email)`, '=', email));
+    }
+    return q;
   }
 
   async filterOptions(userId: string, f: Pick<TaskFilters, 'start_time_from' | 'start_time_to'>) {

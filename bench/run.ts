@@ -1,0 +1,44 @@
+import { type BenchEntry, type BenchReport, formatTable } from './lib/report.js';
+import { taskList } from './task-list.js';
+
+/**
+ * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
+ * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_WORKERS (see lib/load.ts), BENCH_EXPLAIN=1 for query plans.
+ */
+const ENTRIES: Record<string, BenchEntry> = {
+  'task-list': taskList,
+};
+
+function print(report: BenchReport): void {
+  console.log(`\n## ${report.title}\n`);
+  for (const note of report.notes) console.log(note);
+  console.log(`\n${formatTable(report.columns, report.rows)}\n`);
+  if (report.goals.length > 0) {
+    console.log('Goals:');
+    for (const g of report.goals) console.log(`  ${g.pass ? 'PASS' : 'MISS'}  ${g.description} (actual ${g.actual})`);
+  }
+  if (report.details && report.details.length > 0) console.log(`\n${report.details.join('\n')}`);
+}
+
+async function main(): Promise<number> {
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = only && only.length > 0 ? only : Object.keys(ENTRIES);
+  const unknown = names.filter((n) => !(n in ENTRIES));
+  if (unknown.length > 0) {
+    console.error(`Unknown benchmark(s): ${unknown.join(', ')}; known: ${Object.keys(ENTRIES).join(', ')}`);
+    return 2;
+  }
+  let failed = false;
+  for (const name of names) {
+    process.stderr.write(`running ${name}...\n`);
+    try {
+      print(await ENTRIES[name]!());
+    } catch (err) {
+      failed = true;
+      console.error(`\n${name} failed:`, err);
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+process.exitCode = await main();
