@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { SHARED_ROLES } from '../../core/permissions.js';
-import { StringEnum } from '../../http/schemas.js';
+import { Nullable, StringEnum } from '../../http/schemas.js';
 
 export const AccessEntry = Type.Object(
   {
     user_id: Type.String({ format: 'uuid' }),
     email: Type.String(),
     role: StringEnum(['owner', 'editor', 'viewer'] as const),
-    granted_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    granted_at: Nullable(Type.String({ format: 'date-time' })),
   },
   { $id: 'AccessEntry' },
 );

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type KeyObject, createHash, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { KeyBox } from '../../adapters/secrets/key-box.js';
 import { AppError, errors } from '../../core/errors.js';
@@ -25,7 +25,8 @@ const KEY_CACHE_MAX = 10_000;
 
 interface CachedKey {
   principal: Principal;
-  secret: Uint8Array;
+  /** A KeyObject made once, so each verification skips importing the key. */
+  secret: KeyObject;
   expires: number;
 }
 
@@ -78,7 +79,7 @@ export class AuthService {
     if (!row) return undefined;
     const entry = {
       principal: { userId: row.user_id, email: row.email },
-      secret: new TextEncoder().encode(this.keyBox.open(row.secret_ciphertext)),
+      secret: createSecretKey(Buffer.from(this.keyBox.open(row.secret_ciphertext), 'utf8')),
       expires: Date.now() + KEY_CACHE_MS,
     };
     if (this.keys.size >= KEY_CACHE_MAX) this.keys.clear();

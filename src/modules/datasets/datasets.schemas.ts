@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DATASET_STATUSES } from '../../core/dataset-status.js';
-import { StringEnum } from '../../http/schemas.js';
+import { Nullable, StringEnum } from '../../http/schemas.js';
 
 export const Dataset = Type.Object(
   {
@@ -13,8 +13,8 @@ export const Dataset = Type.Object(
     n_images: Type.Integer(),
     n_videos: Type.Integer(),
     n_objects: Type.Integer(),
-    fatal_error_msg: Type.Union([Type.String(), Type.Null()]),
-    source_dataset_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    fatal_error_msg: Nullable(Type.String()),
+    source_dataset_id: Nullable(Type.String({ format: 'uuid' })),
     created_at: Type.String({ format: 'date-time' }),
     created_by: Type.String({ description: 'E-mail of the owner' }),
   },

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { TASK_SORT_FIELDS, TASK_STATUSES, TASK_TYPES } from '../../core/tasks.js';
-import { StringEnum } from '../../http/schemas.js';
+import { Nullable, StringEnum } from '../../http/schemas.js';
 
 
 export const Task = Type.Object(
@@ -13,10 +13,10 @@ export const Task = Type.Object(
     task_type: StringEnum(TASK_TYPES),
     status: StringEnum(TASK_STATUSES),
     status_message: Type.String(),
-    progress_percentage: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()]),
-    error_message: Type.Union([Type.String(), Type.Null()]),
+    progress_percentage: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
+    error_message: Nullable(Type.String()),
     start_time: Type.String({ format: 'date-time' }),
-    end_time: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    end_time: Nullable(Type.String({ format: 'date-time' })),
   },
   { $id: 'Task' },
 );
