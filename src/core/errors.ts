@@ -24,6 +24,7 @@ export const errors = {
 
   missingParameter: (name: string) => new AppError(400, `Missing required parameter: ${name}`),
   invalidParameter: (detail: string) => new AppError(400, detail),
+  userExists: (email: string) => new AppError(409, `A user with e-mail ${email} already exists`),
   ownerAlreadyHasAccess: () => new AppError(400, 'The dataset owner already has full access'),
 
   taskNotAbortable: (why: string) => new AppError(409, `Task cannot be aborted: ${why}`),

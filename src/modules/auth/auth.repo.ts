@@ -73,7 +73,9 @@ export class AuthRepo {
     });
   }
 
+  /** Also drops the user's expired sessions, so the table never grows without bound. */
   async insertSession(idHash: string, userId: string, apiKey: string, expiresAt: Date): Promise<void> {
+    await this.db.deleteFrom('sessions').where('user_id', '=', userId).where('expires_at', '<=', new Date()).execute();
     await this.db.insertInto('sessions').values({ id_hash: idHash, user_id: userId, api_key: apiKey, expires_at: expiresAt }).execute();
   }
 

@@ -1,7 +1,7 @@
 import { type KeyObject, createHash, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { KeyBox } from '../../adapters/secrets/key-box.js';
-import { AppError, errors } from '../../core/errors.js';
+import { errors } from '../../core/errors.js';
 import type { AuthRepo } from './auth.repo.js';
 
 /** The signed-in caller, as every service sees it. */
@@ -42,7 +42,7 @@ export class AuthService {
   async createUser(email: string): Promise<IssuedKey> {
     const normalised = email.trim();
     if (!EMAIL.test(normalised)) throw errors.invalidParameter(`Not a valid e-mail address: ${email}`);
-    if (await this.repo.findUserByEmail(normalised)) throw new AppError(409, `A user with e-mail ${normalised} already exists`);
+    if (await this.repo.findUserByEmail(normalised)) throw errors.userExists(normalised);
     const user = await this.repo.createUser(normalised);
     return this.issueKey({ userId: user.id, email: user.email });
   }

@@ -18,8 +18,6 @@ const DATASET_COLUMNS = [
   'datasets.created_at',
 ] as const;
 
-export type DatasetView = Awaited<ReturnType<DatasetsRepo['findForUser']>> & {};
-
 export class DatasetsRepo {
   constructor(private readonly db: Db) {}
 
