@@ -17,6 +17,9 @@ import { datasetsRoutes } from './modules/datasets/datasets.routes.js';
 import { Dataset } from './modules/datasets/datasets.schemas.js';
 import type { DatasetsService } from './modules/datasets/datasets.service.js';
 import { ingestionRoutes } from './modules/ingestion/ingestion.routes.js';
+import { mediaRoutes } from './modules/media/media.routes.js';
+import type { MediaService } from './modules/media/media.service.js';
+import type { IngestionService } from './modules/ingestion/ingestion.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { Task } from './modules/tasks/tasks.schemas.js';
@@ -24,7 +27,14 @@ import type { TasksService } from './modules/tasks/tasks.service.js';
 
 export interface AppDeps {
   log: Logger;
-  services: { auth: AuthService; datasets: DatasetsService; access: AccessService; tasks: TasksService };
+  services: {
+    auth: AuthService;
+    datasets: DatasetsService;
+    access: AccessService;
+    tasks: TasksService;
+    ingestion: IngestionService;
+    media: MediaService;
+  };
   checkDatabase: () => Promise<void>;
   publicUrl: string | null;
   version: string;
@@ -72,12 +82,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const schema of [ErrorBody, Dataset, Task, AccessEntry]) app.addSchema(schema);
   registerAuthentication(app, deps.services.auth);
 
-  const { auth, datasets, access, tasks } = deps.services;
+  const { auth, datasets, access, tasks, ingestion, media } = deps.services;
   systemRoutes(app, { checkDatabase: deps.checkDatabase });
   authRoutes(app, { auth, secureCookies: deps.publicUrl?.startsWith('https:') ?? false });
-  ingestionRoutes(app, { datasets });
+  ingestionRoutes(app, { datasets, ingestion });
   datasetsRoutes(app, { datasets });
   accessRoutes(app, { access });
   tasksRoutes(app, { tasks });
+  mediaRoutes(app, { media, auth, publicUrl: deps.publicUrl });
   return app;
 }

@@ -16,6 +16,8 @@ export interface Config {
   tokenMaxLifetimeSeconds: number;
   sessionLifetimeSeconds: number;
   workerConcurrency: number;
+  upload: { maxFileBytes: number; maxRequestBytes: number; maxFilesPerRequest: number };
+  media: { concurrency: number; videoMaxFrames: number; videoFrameIntervalSeconds: number; sceneThreshold: number };
 }
 
 export class ConfigError extends Error {
@@ -24,6 +26,7 @@ export class ConfigError extends Error {
   }
 }
 
+const GiB = 1024 ** 3;
 const ROLES: readonly Role[] = ['api', 'worker', 'all'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -93,6 +96,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     tokenMaxLifetimeSeconds: integer('TOKEN_MAX_LIFETIME_SECONDS', 86_400, 60, 31_536_000),
     sessionLifetimeSeconds: integer('SESSION_LIFETIME_SECONDS', 604_800, 60, 31_536_000),
     workerConcurrency: integer('WORKER_CONCURRENCY', 2, 1, 64),
+    upload: {
+      maxFileBytes: integer('MAX_FILE_BYTES', 2 * GiB, 1, Number.MAX_SAFE_INTEGER),
+      maxRequestBytes: integer('MAX_REQUEST_BYTES', 8 * GiB, 1, Number.MAX_SAFE_INTEGER),
+      maxFilesPerRequest: integer('MAX_FILES_PER_REQUEST', 500, 1, 100_000),
+    },
+    media: {
+      concurrency: integer('MEDIA_CONCURRENCY', 3, 1, 64),
+      videoMaxFrames: integer('VIDEO_MAX_FRAMES', 30, 1, 10_000),
+      videoFrameIntervalSeconds: integer('VIDEO_FRAME_INTERVAL_SECONDS', 1, 1, 3600),
+      sceneThreshold: 0.3,
+    },
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -1,10 +1,15 @@
+import path from 'node:path';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './adapters/db/database.js';
 import type { EmbeddedOwner } from './adapters/db/embedded-postgres.js';
+import type { BlobStore } from './adapters/blobs/blob-store.js';
+import { FsBlobStore } from './adapters/blobs/fs-blob-store.js';
 import { CHANNELS, PgEvents } from './adapters/events/pg-events.js';
 import { KeyBox, loadServerKey } from './adapters/secrets/key-box.js';
+import { UrlSigner } from './adapters/secrets/url-signer.js';
+import type { JobDeps } from './jobs/index.js';
 import { installQueueSchema } from './jobs/worker.js';
 import { AccessRepo } from './modules/access/access.repo.js';
 import { AccessService } from './modules/access/access.service.js';
@@ -12,14 +17,29 @@ import { AuthRepo } from './modules/auth/auth.repo.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { DatasetsRepo } from './modules/datasets/datasets.repo.js';
 import { DatasetsService } from './modules/datasets/datasets.service.js';
+import { IngestionRepo } from './modules/ingestion/ingestion.repo.js';
+import { IngestionService } from './modules/ingestion/ingestion.service.js';
+import { MediaRepo } from './modules/media/media.repo.js';
+import { MediaService } from './modules/media/media.service.js';
+import { TaskListRepo } from './modules/tasks/task-list.repo.js';
 import { TasksRepo } from './modules/tasks/tasks.repo.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
+import { VersionsRepo } from './modules/versions/versions.repo.js';
 
 export interface Container {
   config: Config;
   database: DatabaseHandle;
-  repos: { tasks: TasksRepo };
-  services: { auth: AuthService; datasets: DatasetsService; access: AccessService; tasks: TasksService };
+  blobs: BlobStore;
+  repos: { tasks: TasksRepo; media: MediaRepo };
+  services: {
+    auth: AuthService;
+    datasets: DatasetsService;
+    access: AccessService;
+    tasks: TasksService;
+    ingestion: IngestionService;
+    media: MediaService;
+  };
+  jobDeps: JobDeps;
   checkDatabase: () => Promise<void>;
   close(): Promise<void>;
 }
@@ -34,13 +54,35 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     throw err;
   }
   const { db } = database;
-  const keyBox = new KeyBox(loadServerKey(config.secretKey, config.dataDir));
+  const serverKey = loadServerKey(config.secretKey, config.dataDir);
+  const keyBox = new KeyBox(serverKey);
 
-  const tasksRepo = new TasksRepo(db, database.pool);
+  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+
+  const tasksRepo = new TasksRepo(db);
+  const datasetsRepo = new DatasetsRepo(db);
+  const ingestionRepo = new IngestionRepo(db);
+  const mediaRepo = new MediaRepo(db);
   const auth = new AuthService(new AuthRepo(db), keyBox, config);
-  const datasets = new DatasetsService(new DatasetsRepo(db));
+  const datasets = new DatasetsService(datasetsRepo);
   const access = new AccessService(new AccessRepo(db), datasets, auth);
-  const tasks = new TasksService(tasksRepo, datasets);
+  const tasks = new TasksService(tasksRepo, new TaskListRepo(db, database.pool), datasets);
+  const ingestion = new IngestionService(db, ingestionRepo, datasets, tasksRepo, blobs, config.upload);
+  const media = new MediaService(mediaRepo, datasets, blobs, new UrlSigner(serverKey));
+  const jobDeps: JobDeps = {
+    db,
+    blobs,
+    media: mediaRepo,
+    ingestion: ingestionRepo,
+    datasets: datasetsRepo,
+    versions: new VersionsRepo(db),
+    concurrency: config.media.concurrency,
+    frames: {
+      maxFrames: config.media.videoMaxFrames,
+      intervalSeconds: config.media.videoFrameIntervalSeconds,
+      sceneThreshold: config.media.sceneThreshold,
+    },
+  };
 
   const events = new PgEvents(database.connection, log, () => auth.forgetKey());
   events.on(CHANNELS.apiKeyRevoked, (apiKey) => auth.forgetKey(apiKey));
@@ -54,8 +96,10 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   return {
     config,
     database,
-    repos: { tasks: tasksRepo },
-    services: { auth, datasets, access, tasks },
+    blobs,
+    repos: { tasks: tasksRepo, media: mediaRepo },
+    services: { auth, datasets, access, tasks, ingestion, media },
+    jobDeps,
     checkDatabase: async () => {
       await sql`select 1`.execute(db);
     },

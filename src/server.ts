@@ -36,8 +36,14 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 /** Starts the roles the config asks for; `close()` stops them in order (HTTP, then jobs, then the database). */
 export async function startLoupe(config: Config, options: StartOptions = {}): Promise<Loupe> {
   const log = options.log ?? createLogger(config);
-  const jobs = checkRegistry(options.jobs ?? productionJobs, options.jobs ? [] : startableTaskTypes);
   const container = await createContainer(config, log, 'server');
+  let jobs: ReturnType<typeof checkRegistry>;
+  try {
+    jobs = checkRegistry(options.jobs ?? productionJobs(container.jobDeps), options.jobs ? [] : startableTaskTypes);
+  } catch (err) {
+    await container.close();
+    throw err;
+  }
   let app: FastifyInstance | null = null;
   let worker: Worker | null = null;
   let url: string | null = null;

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import type { Database } from '../../src/adapters/db/schema.js';
-import { TasksRepo } from '../../src/modules/tasks/tasks.repo.js';
+import { TaskListRepo } from '../../src/modules/tasks/task-list.repo.js';
 import type { TaskListQuery } from '../../src/modules/tasks/tasks.service.js';
 import type { Loupe } from '../../src/server.js';
 
@@ -29,7 +29,7 @@ export async function explainTaskList(loupe: Loupe, userId: string, query: TaskL
       };
     },
   });
-  await new TasksRepo(db, capturing).list(
+  await new TaskListRepo(db, capturing).list(
     userId,
     query,
     { by: query.sort_by ?? 'start_time', order: query.sort_order ?? 'desc' },

@@ -30,6 +30,24 @@ export const errors = {
   taskNotAbortable: (why: string) => new AppError(409, `Task cannot be aborted: ${why}`),
   taskNotRetryable: (why: string) => new AppError(400, `Task cannot be retried: ${why}`),
 
+  transactionNotFound: (transId: number) => new AppError(404, `Upload transaction ${transId} not found`),
+  transactionClosed: (transId: number) => new AppError(409, `Upload transaction ${transId} was already submitted for processing`),
+  emptyTransaction: (transId: number) => new AppError(400, `Upload transaction ${transId} has no files; upload files in the form field 'files' first`),
+  noFilesInRequest: () => new AppError(400, "No files were sent: use the multipart form field 'files' (repeated, one file each)"),
+  wrongFilesField: () => new AppError(422, "Wrong form field name 'files[]': use 'files' (repeated, one file each)"),
+  unexpectedFileField: (name: string) => new AppError(422, `Unexpected file field '${name}': use 'files'`),
+  archiveNotSupported: (fileName: string) =>
+    new AppError(400, `Archives are not supported for dataset creation: ${fileName}; upload the media files themselves, or use add_media for archives`),
+  unsupportedFormat: (fileName: string) =>
+    new AppError(400, `Unsupported file format: ${fileName} (images: JPEG, PNG, WebP, AVIF, TIFF, GIF, BMP, HEIC; videos: MP4, MOV, WebM, MKV, AVI)`),
+  fileTooLarge: (fileName: string, limit: number) => new AppError(413, `File too large: ${fileName} exceeds the limit of ${limit} bytes`),
+  requestTooLarge: (limit: number) => new AppError(413, `Request too large: the files in one request may total at most ${limit} bytes`),
+  tooManyFiles: (limit: number) => new AppError(413, `Too many files in one request: the limit is ${limit}; send them in batches`),
+  datasetAlreadyCreated: () => new AppError(409, 'Dataset is already created; add media to it with add_media'),
+  operationRunning: (taskType: string) => new AppError(409, `A ${taskType} task is already running on this dataset`),
+  mediaNotFound: () => new AppError(404, 'Media not found'),
+  rangeNotSatisfiable: () => new AppError(416, 'Requested range not satisfiable'),
+
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),
 } as const;

@@ -1,3 +1,5 @@
+import type { DatasetStatus } from './dataset-status.js';
+
 export const TASK_TYPES = [
   'DATASET_CREATION',
   'MEDIA_ADDITION',
@@ -41,3 +43,14 @@ export function canRetry(task: { task_type: TaskType; status: TaskStatus }): Dec
 
 export const TASK_SORT_FIELDS = ['start_time', 'status', 'task_type', 'dataset_name', 'dataset_id', 'created_by'] as const;
 export type TaskSortField = (typeof TASK_SORT_FIELDS)[number];
+
+/**
+ * What a task's failure or abort does to its dataset, applied in the same transaction as the task's
+ * own change. A creation that stops leaves INDEXING for ERROR (with the reason), and a retry goes back.
+ */
+export const DATASET_STATUS_ON_STOP: Partial<Record<TaskType, { from: DatasetStatus; to: DatasetStatus }>> = {
+  DATASET_CREATION: { from: 'INDEXING', to: 'ERROR' },
+};
+export const DATASET_STATUS_ON_RETRY: Partial<Record<TaskType, { from: DatasetStatus; to: DatasetStatus }>> = {
+  DATASET_CREATION: { from: 'ERROR', to: 'INDEXING' },
+};

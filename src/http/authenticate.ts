@@ -23,7 +23,7 @@ export function registerAuthentication(app: FastifyInstance, auth: AuthService):
   });
 }
 
-async function authenticate(request: FastifyRequest, auth: AuthService): Promise<Principal> {
+export async function authenticate(request: FastifyRequest, auth: AuthService): Promise<Principal> {
   const header = request.headers.authorization;
   if (header) {
     const match = /^Bearer\s+(\S+)$/i.exec(header);

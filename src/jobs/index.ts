@@ -1,8 +1,13 @@
 import type { TaskType } from '../core/tasks.js';
+import { type DatasetCreationDeps, datasetCreationJob } from './dataset-creation.job.js';
 import type { JobDefinition } from './registry.js';
 
+export type JobDeps = DatasetCreationDeps;
+
 /** Handlers of the task types this build runs; each capability adds its own entry here. */
-export const productionJobs: JobDefinition[] = [];
+export function productionJobs(deps: JobDeps): JobDefinition[] {
+  return [datasetCreationJob(deps)];
+}
 
 /** Task types the services of this build can start: each must have exactly one handler at boot. */
-export const startableTaskTypes: TaskType[] = [];
+export const startableTaskTypes: TaskType[] = ['DATASET_CREATION'];

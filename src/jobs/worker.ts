@@ -8,6 +8,7 @@ import type { TaskType } from '../core/tasks.js';
 import type { TasksRepo } from '../modules/tasks/tasks.repo.js';
 import type { JobDefinition } from './registry.js';
 import { WorkerShutdown, runTask } from './run-task.js';
+import { WorkerRepo } from './worker.repo.js';
 
 export interface WorkerOptions {
   pool: pg.Pool;
@@ -42,9 +43,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const staleAfterSeconds = options.staleAfterSeconds ?? 30;
   const running = new Set<AbortController>();
 
-  await tasks.heartbeat(instanceId);
-  if (options.exclusive) await tasks.forceUnlockJobs(await tasks.jobLockHolders());
-  await recover(tasks, instanceId, staleAfterSeconds, options.exclusive, log);
+  const liveness = new WorkerRepo(options.db);
+  await liveness.heartbeat(instanceId);
+  if (options.exclusive) await liveness.forceUnlockJobs(await liveness.jobLockHolders());
+  await recover(liveness, tasks, instanceId, staleAfterSeconds, options.exclusive, log);
 
   const deps = { db: options.db, tasks, log, workerInstance: instanceId, abortPollMs: options.abortPollMs ?? 500, running };
   const taskList: TaskList = {};
@@ -64,10 +66,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   });
 
   const timers = [
-    setInterval(() => tasks.heartbeat(instanceId).catch((err: unknown) => log.warn({ err }, 'worker heartbeat failed')), heartbeatMs),
+    setInterval(() => liveness.heartbeat(instanceId).catch((err: unknown) => log.warn({ err }, 'worker heartbeat failed')), heartbeatMs),
     // Only embedded mode may treat other instances as dead at once; scale-out waits for stale heartbeats.
     setInterval(
-      () => recover(tasks, instanceId, staleAfterSeconds, false, log).catch((err: unknown) => log.warn({ err }, 'task recovery failed')),
+      () => recover(liveness, tasks, instanceId, staleAfterSeconds, false, log).catch((err: unknown) => log.warn({ err }, 'task recovery failed')),
       options.recoveryIntervalMs ?? 15_000,
     ),
   ];
@@ -79,16 +81,23 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       for (const timer of timers) clearInterval(timer);
       for (const controller of running) controller.abort(new WorkerShutdown());
       await runner.stop();
-      await tasks.removeInstance(instanceId);
+      await liveness.removeInstance(instanceId);
     },
   };
 }
 
 /** No task stays RUNNING after its worker died: it is handed back to the queue, or failed when it cannot resume. */
-async function recover(tasks: TasksRepo, selfId: string, staleAfterSeconds: number, exclusive: boolean, log: Logger): Promise<void> {
-  const orphans = await tasks.findOrphans(selfId, staleAfterSeconds, exclusive);
+async function recover(
+  liveness: WorkerRepo,
+  tasks: TasksRepo,
+  selfId: string,
+  staleAfterSeconds: number,
+  exclusive: boolean,
+  log: Logger,
+): Promise<void> {
+  const orphans = await liveness.findOrphans(selfId, staleAfterSeconds, exclusive);
   if (orphans.length === 0) return;
-  await tasks.forceUnlockJobs([...new Set(orphans.flatMap((o) => (o.job_locked_by ? [o.job_locked_by] : [])))]);
+  await liveness.forceUnlockJobs([...new Set(orphans.flatMap((o) => (o.job_locked_by ? [o.job_locked_by] : [])))]);
   for (const orphan of orphans) {
     if (orphan.job_runnable) {
       log.warn({ taskId: orphan.id }, 'task interrupted by a stopped worker; queued to resume');

@@ -53,7 +53,7 @@ async function taskRow(taskId: string) {
 
 function startTask(config: Record<string, unknown>) {
   return side.db.transaction().execute((trx) =>
-    new TasksRepo(side.db, side.pool).create(trx, { datasetId, type: 'DATASET_CREATION', createdBy: userId, config }),
+    new TasksRepo(side.db).create(trx, { datasetId, type: 'DATASET_CREATION', createdBy: userId, config }),
   );
 }
 

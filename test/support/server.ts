@@ -45,7 +45,7 @@ export async function startTestServer(options: { jobs?: JobDefinition[]; env?: R
   const dataDir = options.dataDir ?? tempDataDir();
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...options.env });
   const loupe = await startLoupe(config, {
-    jobs: options.jobs ?? [],
+    jobs: options.jobs,
     workerTimings: { heartbeatMs: 500, staleAfterSeconds: 3, recoveryIntervalMs: 1_000, abortPollMs: 50 },
   });
   const url = loupe.url!;

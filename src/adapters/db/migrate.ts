@@ -1,11 +1,13 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001-platform.js';
 import * as m0002 from './migrations/0002-task-counts.js';
+import * as m0003 from './migrations/0003-media.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-platform': m0001,
   '0002-task-counts': m0002,
+  '0003-media': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

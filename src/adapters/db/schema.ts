@@ -40,6 +40,7 @@ export interface DatasetsTable {
   fatal_error_msg: string | null;
   source_dataset_id: string | null;
   snapshots_enabled: Generated<boolean>;
+  head_version_id: Generated<string | null>;
   created_at: Generated<Date>;
 }
 
@@ -82,6 +83,68 @@ export interface WorkerInstancesTable {
   heartbeat_at: Timestamp;
 }
 
+export type MediaType = 'IMAGE' | 'VIDEO' | 'VIDEO_FRAME';
+export type UploadStatus = 'OPEN' | 'PROCESSING' | 'PROCESSED';
+
+export interface UploadTransactionsTable {
+  dataset_id: string;
+  trans_id: number;
+  status: Generated<UploadStatus>;
+  created_by: string;
+  created_at: Generated<Date>;
+}
+
+export interface UploadFilesTable {
+  id: Generated<string>;
+  dataset_id: string;
+  trans_id: number;
+  file_name: string;
+  blob_hash: string;
+  size: number;
+  kind: 'image' | 'video';
+  format: string;
+  mime: string;
+  media_id: string | null;
+  error: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface MediaTable {
+  id: Generated<string>;
+  blob_hash: string;
+  media_type: MediaType;
+  parent_media_id: string | null;
+  frame_timestamp: number | null;
+  file_name: string;
+  format: string;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  duration_seconds: number | null;
+  exif: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  thumb_hash: string | null;
+  preview_hash: string | null;
+  phash: string | null;
+  blur: number | null;
+  brightness: number | null;
+  quality_flags: Generated<string[]>;
+  created_at: Generated<Date>;
+}
+
+export interface VersionsTable {
+  id: Generated<string>;
+  dataset_id: string;
+  parent_id: string | null;
+  sealed: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface VersionMediaTable {
+  version_id: string;
+  media_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -91,9 +154,17 @@ export interface Database {
   tasks: TasksTable;
   task_counts: TaskCountsTable;
   worker_instances: WorkerInstancesTable;
+  upload_transactions: UploadTransactionsTable;
+  upload_files: UploadFilesTable;
+  media: MediaTable;
+  versions: VersionsTable;
+  version_media: VersionMediaTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type DatasetRow = Selectable<DatasetsTable>;
 export type NewDataset = Insertable<DatasetsTable>;
 export type TaskRow = Selectable<TasksTable>;
+export type MediaRow = Selectable<MediaTable>;
+export type NewMedia = Insertable<MediaTable>;
+export type UploadFileRow = Selectable<UploadFilesTable>;

@@ -15,6 +15,7 @@ const DATASET_COLUMNS = [
   'datasets.fatal_error_msg',
   'datasets.source_dataset_id',
   'datasets.snapshots_enabled',
+  'datasets.head_version_id',
   'datasets.created_at',
 ] as const;
 
@@ -24,6 +25,14 @@ export class DatasetsRepo {
   async insert(values: NewDataset): Promise<string> {
     const row = await this.db.insertInto('datasets').values(values).returning('id').executeTakeFirstOrThrow();
     return row.id;
+  }
+
+  async markIndexing(trx: Db, datasetId: string): Promise<void> {
+    await trx.updateTable('datasets').set({ status_new: 'INDEXING', progress: 0, fatal_error_msg: null }).where('id', '=', datasetId).execute();
+  }
+
+  async setProgress(datasetId: string, progress: number): Promise<void> {
+    await this.db.updateTable('datasets').set({ progress }).where('id', '=', datasetId).execute();
   }
 
   /** The dataset with the caller's role on it, or undefined when the caller cannot see it. */

@@ -1,3 +1,4 @@
+import type { Db } from '../../adapters/db/database.js';
 import { errors } from '../../core/errors.js';
 import { type DatasetAction, authorize } from '../../core/permissions.js';
 import type { Principal } from '../auth/auth.service.js';
@@ -36,6 +37,10 @@ export class DatasetsService {
       fatal_error_msg: null,
       source_dataset_id: null,
     });
+  }
+
+  markIndexing(trx: Db, datasetId: string): Promise<void> {
+    return this.repo.markIndexing(trx, datasetId);
   }
 
   get(principal: Principal, datasetId: string) {

@@ -1,12 +1,23 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Multipart } from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
-import { errorResponses } from '../../http/schemas.js';
+import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
 import { NewDatasetQuery, NewDatasetResponse } from '../datasets/datasets.schemas.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
+import type { IncomingFile, IngestionService } from './ingestion.service.js';
 
-export function ingestionRoutes(app: FastifyInstance, deps: { datasets: DatasetsService }): void {
+const TransactionParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }), trans_id: Type.Integer({ minimum: 1 }) });
+const UploadAccepted = Type.Object({
+  trans_id: Type.Integer(),
+  files: Type.Array(Type.Object({ file_name: Type.String(), media_kind: Type.String(), format: Type.String(), size: Type.Integer() })),
+});
+
+export function ingestionRoutes(app: FastifyInstance, deps: { datasets: DatasetsService; ingestion: IngestionService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { ingestion } = deps;
 
   r.get(
     '/api/v1/ingestion/new_dataset',
@@ -20,4 +31,92 @@ export function ingestionRoutes(app: FastifyInstance, deps: { datasets: Datasets
     },
     async (request) => ({ dataset_id: await deps.datasets.create(principalOf(request), request.query.dataset_name) }),
   );
+
+  r.get(
+    '/api/v1/ingestion/:dataset_id/data_files',
+    {
+      schema: {
+        tags: ['ingestion'],
+        summary: 'Open an upload transaction (step 2)',
+        params: DatasetIdParams,
+        response: { 200: Type.Object({ trans_id: Type.Integer() }), ...errorResponses(401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => ({ trans_id: await ingestion.openTransaction(principalOf(request), request.params.dataset_id) }),
+  );
+
+  r.post(
+    '/api/v1/ingestion/:dataset_id/data_files/:trans_id',
+    {
+      schema: {
+        tags: ['ingestion'],
+        summary: "Upload files into a transaction (step 3): multipart, repeated field 'files'; may be repeated, ~50 files per request",
+        consumes: ['multipart/form-data'],
+        params: TransactionParams,
+        response: { 202: UploadAccepted, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw errors.noFilesInRequest();
+      const parts = request
+        .parts({ limits: { fileSize: ingestion.limits.maxFileBytes + 1, files: ingestion.limits.maxFilesPerRequest + 1 } })
+        [Symbol.asyncIterator]();
+      try {
+        const result = await ingestion.upload(principalOf(request), request.params.dataset_id, request.params.trans_id, fileParts(parts));
+        return reply.code(202).send(result);
+      } catch (err) {
+        // Read the rest of the body first: clients that send it all before reading the answer would see a reset.
+        await drain(parts);
+        throw err;
+      }
+    },
+  );
+
+  r.post(
+    '/api/v1/ingestion/:dataset_id/process_files/:trans_id',
+    {
+      schema: {
+        tags: ['ingestion'],
+        summary: 'Process the uploaded files (step 4): starts a DATASET_CREATION task; poll the dataset until READY or ERROR',
+        params: TransactionParams,
+        response: { 202: Type.Object({ dataset_id: Type.String(), task_id: Type.String() }), ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { dataset_id, trans_id } = request.params;
+      const taskId = await ingestion.process(principalOf(request), dataset_id, trans_id);
+      return reply.code(202).send({ dataset_id, task_id: taskId });
+    },
+  );
+}
+
+type Parts = AsyncIterator<Multipart>;
+
+/** The file parts, over an iterator that stays open when the consumer stops early, so the rest can be drained. */
+function fileParts(parts: Parts): AsyncIterable<IncomingFile> {
+  return {
+    [Symbol.asyncIterator]: () => ({
+      async next(): Promise<IteratorResult<IncomingFile>> {
+        for (;;) {
+          const result = await parts.next();
+          if (result.done) return { done: true, value: undefined };
+          const part = result.value;
+          if (part.type === 'file') return { done: false, value: { fieldname: part.fieldname, filename: part.filename, stream: part.file } };
+        }
+      },
+      async return(): Promise<IteratorResult<IncomingFile>> {
+        return { done: true, value: undefined };
+      },
+    }),
+  };
+}
+
+async function drain(parts: Parts): Promise<void> {
+  try {
+    for (let result = await parts.next(); !result.done; result = await parts.next()) {
+      if (result.value.type === 'file') result.value.file.resume();
+    }
+  } catch {
+    // The body is already broken; there is nothing left to read.
+  }
 }

@@ -1,5 +1,5 @@
 import { taskDatasetStatus } from '../../core/dataset-status.js';
-import type { TaskView } from './tasks.repo.js';
+import type { TaskView } from './task-list.repo.js';
 
 export function presentTask(t: TaskView) {
   return {

@@ -1,19 +1,13 @@
-import { type Expression, type SqlBool, sql } from 'kysely';
-import type pg from 'pg';
+import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
-import { queryPrepared } from '../../adapters/db/prepared.js';
 import type { TaskRow } from '../../adapters/db/schema.js';
-import { ACTIVE_STATUSES, type TaskSortField, type TaskStatus, type TaskType } from '../../core/tasks.js';
-
-export interface TaskFilters {
-  dataset_id?: string;
-  dataset_name?: string;
-  task_type?: TaskType;
-  task_status?: TaskStatus;
-  created_by?: string;
-  start_time_from?: string;
-  start_time_to?: string;
-}
+import {
+  ACTIVE_STATUSES,
+  DATASET_STATUS_ON_RETRY,
+  DATASET_STATUS_ON_STOP,
+  type TaskStatus,
+  type TaskType,
+} from '../../core/tasks.js';
 
 export interface NewTask {
   datasetId: string;
@@ -26,20 +20,8 @@ export interface NewTask {
 /** Job attempts cover restarts and crashes only: a handler's own failure ends the task as FAILED at once. */
 export const JOB_MAX_ATTEMPTS = 10;
 
-const SORT_COLUMNS: Record<TaskSortField, string> = {
-  start_time: 't.start_time',
-  status: 't.status',
-  task_type: 't.task_type',
-  dataset_name: 'd.display_name',
-  dataset_id: 't.dataset_id',
-  created_by: 'u.email',
-};
-
 export class TasksRepo {
-  constructor(
-    private readonly db: Db,
-    private readonly pool: pg.Pool,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   /** Inserts the task row and its job in the caller's transaction, so neither exists without the other. */
   async create(trx: Db, task: NewTask): Promise<string> {
@@ -69,93 +51,15 @@ export class TasksRepo {
       max_attempts => ${JOB_MAX_ATTEMPTS}::int, job_key => ${taskId}::text, job_key_mode => 'replace')`.execute(trx);
   }
 
-  private visible(userId: string) {
-    return sql<SqlBool>`(d.owner_id = ${userId} or exists (
-      select 1 from dataset_access a where a.dataset_id = d.id and a.user_id = ${userId}))`;
-  }
-
-  private selectTasks(userId: string) {
-    return this.db
-      .selectFrom('tasks as t')
-      .innerJoin('datasets as d', 'd.id', 't.dataset_id')
-      .innerJoin('users as u', 'u.id', 't.created_by')
-      .where(this.visible(userId));
-  }
-
-  private filtered(userId: string, f: TaskFilters) {
-    let q = this.selectTasks(userId);
-    if (f.dataset_id) q = q.where('t.dataset_id', '=', f.dataset_id);
-    if (f.dataset_name) q = q.where('d.display_name', '=', f.dataset_name);
-    if (f.task_type) q = q.where('t.task_type', '=', f.task_type);
-    if (f.task_status) q = q.where('t.status', '=', f.task_status);
-    if (f.created_by) q = q.where(sql`lower(u.email)`, '=', f.created_by.toLowerCase());
-    if (f.start_time_from) q = q.where('t.start_time', '>=', new Date(f.start_time_from));
-    if (f.start_time_to) q = q.where('t.start_time', '<=', new Date(f.start_time_to));
-    return q;
-  }
-
-  /** One round trip: the page, with the exact total computed once beside it. */
-  async list(userId: string, f: TaskFilters, sort: { by: TaskSortField; order: 'asc' | 'desc' }, page: { limit: number; offset: number }) {
-    const direction = sql.raw(sort.order);
-    const total = this.countQuery(userId, f);
-    let query = this.filtered(userId, f)
-      .select(TASK_VIEW_COLUMNS)
-      .select(sql<number>`(${total})`.as('total'))
-      .orderBy(sql`${sql.raw(SORT_COLUMNS[sort.by])} ${direction}`);
-    if (sort.by !== 'start_time') query = query.orderBy(sql`t.start_time ${direction}`);
-    const rows = await queryPrepared(this.pool, query.orderBy(sql`t.id ${direction}`).limit(page.limit).offset(page.offset));
-    if (rows.length > 0) return { rows, total: rows[0]!.total };
-    return { rows, total: (await total.executeTakeFirstOrThrow()).total };
-  }
-
-  /** Exact totals from the trigger-kept counters; only a start-time range needs the rows themselves. */
-  private countQuery(userId: string, f: TaskFilters) {
-    if (f.start_time_from || f.start_time_to) {
-      return this.filtered(userId, f).select(sql<number>`count(*)::int8`.as('total'));
-    }
-    let q = this.db
-      .selectFrom('task_counts as c')
-      .innerJoin('datasets as d', 'd.id', 'c.dataset_id')
-      .where(this.visible(userId))
-      .select(sql<number>`coalesce(sum(c.n), 0)::int8`.as('total'));
-    if (f.dataset_id) q = q.where('c.dataset_id', '=', f.dataset_id);
-    if (f.dataset_name) q = q.where('d.display_name', '=', f.dataset_name);
-    if (f.task_type) q = q.where('c.task_type', '=', f.task_type);
-    if (f.task_status) q = q.where('c.status', '=', f.task_status);
-    if (f.created_by) {
-      const email = f.created_by.toLowerCase();
-      q = q.where('c.created_by', 'in', (eb) => eb.selectFrom('users').select('id').where(sql`lower(email)`, '=', email));
-    }
-    return q;
-  }
-
-  async filterOptions(userId: string, f: Pick<TaskFilters, 'start_time_from' | 'start_time_to'>) {
-    const base = this.filtered(userId, f);
-    const [datasets, types, creators] = await Promise.all([
-      base.select(['d.id', 'd.display_name']).distinct().orderBy('d.display_name').orderBy('d.id').execute(),
-      base.select('t.task_type').distinct().orderBy('t.task_type').execute(),
-      base.select('u.email').distinct().orderBy('u.email').execute(),
-    ]);
-    return {
-      dataset_names: [...new Set(datasets.map((d) => d.display_name))],
-      dataset_ids: datasets.map((d) => d.id),
-      task_types: types.map((t) => t.task_type),
-      created_by: creators.map((c) => c.email),
-    };
-  }
-
-  async findVisible(taskId: string, userId: string) {
-    return this.selectTasks(userId).select(TASK_VIEW_COLUMNS).select('t.phase').where('t.id', '=', taskId).executeTakeFirst();
-  }
-
-  async findView(taskId: string) {
-    return this.db
-      .selectFrom('tasks as t')
-      .innerJoin('datasets as d', 'd.id', 't.dataset_id')
-      .innerJoin('users as u', 'u.id', 't.created_by')
-      .select(TASK_VIEW_COLUMNS)
-      .where('t.id', '=', taskId)
-      .executeTakeFirstOrThrow();
+  async hasActive(trx: Db, datasetId: string, type: TaskType): Promise<boolean> {
+    const row = await trx
+      .selectFrom('tasks')
+      .select('id')
+      .where('dataset_id', '=', datasetId)
+      .where('task_type', '=', type)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async find(taskId: string): Promise<TaskRow | undefined> {
@@ -164,14 +68,34 @@ export class TasksRepo {
 
   /** Abort wins only while the task is still active and not committing; the check and the write are one statement. */
   async abort(taskId: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('tasks')
-      .set({ status: 'ABORTED', status_message: 'Aborted by user', end_time: sql`now()` })
-      .where('id', '=', taskId)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .where('phase', '=', 'work')
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('tasks')
+        .set({ status: 'ABORTED', status_message: 'Aborted by user', end_time: sql`now()` })
+        .where('id', '=', taskId)
+        .where('status', 'in', ACTIVE_STATUSES)
+        .where('phase', '=', 'work')
+        .returning(['dataset_id', 'task_type'])
+        .executeTakeFirst();
+      if (row) await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_STOP, 'The task creating this dataset was aborted; retry it to resume');
+      return row !== undefined;
+    });
+  }
+
+  private async applyDatasetRule(
+    trx: Db,
+    task: { dataset_id: string; task_type: TaskType },
+    rules: typeof DATASET_STATUS_ON_STOP,
+    fatalErrorMsg: string | null,
+  ): Promise<void> {
+    const rule = rules[task.task_type];
+    if (!rule) return;
+    await trx
+      .updateTable('datasets')
+      .set({ status_new: rule.to, fatal_error_msg: fatalErrorMsg })
+      .where('id', '=', task.dataset_id)
+      .where('status_new', '=', rule.from)
+      .execute();
   }
 
   /** Puts a FAILED or ABORTED task back to INITIALIZING with its original config and queues it again. */
@@ -191,9 +115,10 @@ export class TasksRepo {
         })
         .where('id', '=', taskId)
         .where('status', 'in', ['FAILED', 'ABORTED'])
-        .returning('task_type')
+        .returning(['dataset_id', 'task_type'])
         .executeTakeFirst();
       if (!row) return false;
+      await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_RETRY, null);
       await this.enqueue(trx, taskId, row.task_type);
       return true;
     });
@@ -248,12 +173,16 @@ export class TasksRepo {
   }
 
   async fail(taskId: string, errorMessage: string): Promise<void> {
-    await this.db
-      .updateTable('tasks')
-      .set({ status: 'FAILED', status_message: 'Failed', error_message: errorMessage, end_time: sql`now()`, worker_instance: null })
-      .where('id', '=', taskId)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('tasks')
+        .set({ status: 'FAILED', status_message: 'Failed', error_message: errorMessage, end_time: sql`now()`, worker_instance: null })
+        .where('id', '=', taskId)
+        .where('status', 'in', ACTIVE_STATUSES)
+        .returning(['dataset_id', 'task_type'])
+        .executeTakeFirst();
+      if (row) await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_STOP, errorMessage);
+    });
   }
 
   /** Left for the next worker run: the job stays queued and the handler resumes from stored state. */
@@ -265,69 +194,4 @@ export class TasksRepo {
       .where('status', 'in', ACTIVE_STATUSES)
       .execute();
   }
-
-  // --- worker liveness and crash recovery ---
-
-  async heartbeat(instanceId: string): Promise<void> {
-    await this.db
-      .insertInto('worker_instances')
-      .values({ id: instanceId, heartbeat_at: sql`now()` as unknown as Date })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ heartbeat_at: sql`now()` as unknown as Date }))
-      .execute();
-  }
-
-  async forceUnlockJobs(workerIds: string[]): Promise<void> {
-    if (workerIds.length > 0) await sql`select graphile_worker.force_unlock_workers(${workerIds}::text[])`.execute(this.db);
-  }
-
-  /** Every graphile worker id holding a job lock; only meaningful when this process owns the database alone. */
-  async jobLockHolders(): Promise<string[]> {
-    const result = await sql<{ locked_by: string }>`
-      select distinct locked_by from graphile_worker._private_jobs where locked_by is not null`.execute(this.db);
-    return result.rows.map((r) => r.locked_by);
-  }
-
-  async removeInstance(instanceId: string): Promise<void> {
-    await this.db.deleteFrom('worker_instances').where('id', '=', instanceId).execute();
-  }
-
-  /**
-   * Active tasks whose worker is gone: claimed by an instance with no recent heartbeat (or, when this
-   * worker owns the database alone, by any other instance), or queued with no job left to run them.
-   */
-  async findOrphans(selfId: string, staleAfterSeconds: number, exclusive: boolean) {
-    const liveOthers: Expression<SqlBool> = exclusive
-      ? sql<SqlBool>`false`
-      : sql<SqlBool>`exists (select 1 from worker_instances w where w.id = t.worker_instance
-          and w.heartbeat_at > now() - make_interval(secs => ${staleAfterSeconds}))`;
-    const result = await sql<{ id: string; job_locked_by: string | null; job_runnable: boolean; job_exists: boolean }>`
-      select t.id, t.job_locked_by,
-        coalesce(j.attempts < j.max_attempts, false) as job_runnable,
-        j.id is not null as job_exists
-      from tasks t
-      left join graphile_worker._private_jobs j on j.key = t.id::text
-      where t.status in ('INITIALIZING', 'RUNNING')
-        and (
-          (t.worker_instance is not null and t.worker_instance <> ${selfId} and not ${liveOthers})
-          or (t.worker_instance is null and j.id is null)
-        )`.execute(this.db);
-    return result.rows;
-  }
 }
-
-const TASK_VIEW_COLUMNS = [
-  't.id',
-  't.dataset_id',
-  'd.display_name as dataset_name',
-  'd.status_new as dataset_status',
-  'u.email as created_by',
-  't.task_type',
-  't.status',
-  't.status_message',
-  't.progress_percentage',
-  't.error_message',
-  't.start_time',
-  't.end_time',
-] as const;
-
-export type TaskView = Awaited<ReturnType<TasksRepo['findView']>>;

@@ -2,7 +2,8 @@ import { errors } from '../../core/errors.js';
 import { type TaskSortField, canAbort, canRetry } from '../../core/tasks.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
-import type { TaskFilters, TasksRepo } from './tasks.repo.js';
+import type { TaskFilters, TaskListRepo } from './task-list.repo.js';
+import type { TasksRepo } from './tasks.repo.js';
 
 export interface TaskListQuery extends TaskFilters {
   sort_by?: TaskSortField;
@@ -14,13 +15,14 @@ export interface TaskListQuery extends TaskFilters {
 export class TasksService {
   constructor(
     private readonly repo: TasksRepo,
+    private readonly read: TaskListRepo,
     private readonly datasets: DatasetsService,
   ) {}
 
   async list(principal: Principal, q: TaskListQuery) {
     const page = q.page ?? 1;
     const pageSize = q.page_size ?? 20;
-    const { rows, total } = await this.repo.list(
+    const { rows, total } = await this.read.list(
       principal.userId,
       q,
       { by: q.sort_by ?? 'start_time', order: q.sort_order ?? 'desc' },
@@ -30,12 +32,12 @@ export class TasksService {
   }
 
   filters(principal: Principal, q: Pick<TaskFilters, 'start_time_from' | 'start_time_to'>) {
-    return this.repo.filterOptions(principal.userId, q);
+    return this.read.filterOptions(principal.userId, q);
   }
 
   /** A task on a dataset the caller cannot see does not exist for them (404); aborting needs write access. */
   private async findWritable(principal: Principal, taskId: string) {
-    const task = await this.repo.findVisible(taskId, principal.userId);
+    const task = await this.read.findVisible(taskId, principal.userId);
     if (!task) throw errors.taskNotFound();
     await this.datasets.authorize(principal, task.dataset_id, 'write');
     return task;
@@ -46,10 +48,10 @@ export class TasksService {
     const decision = canAbort(task);
     if (!decision.ok) throw errors.taskNotAbortable(decision.reason);
     if (!(await this.repo.abort(taskId))) {
-      const now = await this.repo.findVisible(taskId, principal.userId);
+      const now = await this.read.findVisible(taskId, principal.userId);
       throw errors.taskNotAbortable(now?.phase === 'commit' ? 'it is in its final commit phase' : `it is already ${now?.status}`);
     }
-    return this.repo.findView(taskId);
+    return this.read.findView(taskId);
   }
 
   async retry(principal: Principal, taskId: string) {
@@ -57,6 +59,6 @@ export class TasksService {
     const decision = canRetry(task);
     if (!decision.ok) throw errors.taskNotRetryable(decision.reason);
     if (!(await this.repo.retry(taskId))) throw errors.taskNotRetryable('its status changed meanwhile');
-    return this.repo.findView(taskId);
+    return this.read.findView(taskId);
   }
 }

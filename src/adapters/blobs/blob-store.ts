@@ -1,0 +1,65 @@
+import type { Readable } from 'node:stream';
+
+export interface PutOptions {
+  signal?: AbortSignal;
+  /** Rejects with BlobTooLargeError (nothing stored) when the stream exceeds this many bytes. */
+  maxBytes?: number;
+  /**
+   * Called once with the first min(4100, size) bytes before the blob is committed; if it throws, the put
+   * is abandoned (nothing stored) and that error is rethrown. May be called when fewer bytes exist (small files).
+   */
+  inspect?: (head: Buffer) => void;
+}
+
+/** `hash` is the lowercase hex sha256 of the bytes. */
+export interface StoredBlob {
+  hash: string;
+  size: number;
+}
+
+/** Bytes handed to `inspect`: enough for every magic-number check we do (file-type's sample size). */
+export const INSPECT_HEAD_BYTES = 4100;
+
+export interface BlobStore {
+  /**
+   * Streams bytes in while hashing; written under a temporary name and renamed to its hash, so a cut
+   * stream never leaves a half file. Identical bytes are stored once. The source is destroyed on failure.
+   */
+  put(source: Readable, options?: PutOptions): Promise<StoredBlob>;
+  putBuffer(data: Buffer): Promise<StoredBlob>;
+  stat(hash: string): Promise<{ size: number } | null>;
+  /** Reads the blob, optionally an inclusive byte range; rejects with BlobNotFoundError for unknown hashes. */
+  open(hash: string, range?: { start: number; end: number }): Promise<Readable>;
+  /**
+   * A local file path for tools that need one (sharp, ffmpeg); release() after use (a no-op for the fs
+   * store, a temp-file cleanup for remote stores later). The file must not be modified.
+   */
+  localFile(hash: string): Promise<{ path: string; release(): Promise<void> }>;
+  /** Idempotent: deleting an unknown blob is not an error. */
+  delete(hash: string): Promise<void>;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`blob exceeds ${limit} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+export class BlobNotFoundError extends Error {
+  override name = 'BlobNotFoundError';
+}
+
+/** A string that cannot be a blob hash: a not-found to callers that map errors to HTTP, and never a path. */
+export class InvalidBlobHashError extends BlobNotFoundError {
+  override name = 'InvalidBlobHashError';
+}
+
+export const isBlobHash = (value: string): boolean => /^[0-9a-f]{64}$/.test(value);
+
+/** Every store calls this before touching its backend with a caller's hash. */
+export function assertBlobHash(hash: string): void {
+  if (typeof hash !== 'string' || !isBlobHash(hash)) {
+    throw new InvalidBlobHashError(`invalid blob hash ${JSON.stringify(String(hash).slice(0, 80))}`);
+  }
+}

@@ -1,0 +1,189 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  assertBlobHash,
+  BlobNotFoundError,
+  type BlobStore,
+  BlobTooLargeError,
+  INSPECT_HEAD_BYTES,
+  type PutOptions,
+  type StoredBlob,
+} from './blob-store.js';
+
+const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
+
+/** Content-addressed blobs on a local disk: `root/ab/cd/<hash>`, uploads in progress in `root/tmp/`. */
+export class FsBlobStore implements BlobStore {
+  private readonly tempDir: string;
+
+  constructor(private readonly root: string) {
+    this.tempDir = path.join(root, 'tmp');
+  }
+
+  /** Where a blob lives; throws InvalidBlobHashError for anything but 64 lowercase hex digits. */
+  pathOf(hash: string): string {
+    assertBlobHash(hash);
+    return path.join(this.root, hash.slice(0, 2), hash.slice(2, 4), hash);
+  }
+
+  async put(source: Readable, options: PutOptions = {}): Promise<StoredBlob> {
+    const { signal } = options;
+    await fs.mkdir(this.tempDir, { recursive: true });
+    const temp = path.join(this.tempDir, `${randomUUID()}.part`);
+    const meter = new Meter(options.maxBytes ?? Infinity, options.inspect);
+    // flush: fsync before close, so the rename below never publishes a name whose bytes are still in cache.
+    const file = createWriteStream(temp, { flags: 'wx', flush: true });
+    try {
+      await pipeline(source, meter, file, signal ? { signal } : {});
+      signal?.throwIfAborted();
+      const hash = meter.hash.digest('hex');
+      await this.commit(temp, hash, meter.size);
+      return { hash, size: meter.size };
+    } catch (err) {
+      // A stream destroyed before its open finished still creates the file, so wait for it to close.
+      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
+      await fs.rm(temp, { force: true });
+      // pipeline wraps the reason in an AbortError; callers compare against what they aborted with.
+      if (signal?.aborted) throw signal.reason;
+      throw err;
+    }
+  }
+
+  putBuffer(data: Buffer): Promise<StoredBlob> {
+    return this.put(Readable.from([data]));
+  }
+
+  private async commit(temp: string, hash: string, size: number): Promise<void> {
+    const final = this.pathOf(hash);
+    const existing = await this.stat(hash);
+    // Same hash and size means same bytes; a different size can only be a damaged copy, which we replace.
+    if (existing?.size === size) {
+      await fs.rm(temp, { force: true });
+      return;
+    }
+    const dir = path.dirname(final);
+    await fs.mkdir(dir, { recursive: true });
+    await fs.rename(temp, final);
+    await syncDir(dir);
+  }
+
+  async stat(hash: string): Promise<{ size: number } | null> {
+    try {
+      const info = await fs.stat(this.pathOf(hash));
+      return { size: info.size };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async open(hash: string, range?: { start: number; end: number }): Promise<Readable> {
+    const file = this.pathOf(hash);
+    if (range) checkRange(range);
+    // Opening first turns a missing blob into a rejection here rather than a stream error later.
+    const handle = await fs.open(file, 'r').catch((err: unknown) => {
+      throw isNotFound(err) ? new BlobNotFoundError(`blob ${hash} not found`) : err;
+    });
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async localFile(hash: string): Promise<{ path: string; release(): Promise<void> }> {
+    const file = this.pathOf(hash);
+    if (!(await this.stat(hash))) throw new BlobNotFoundError(`blob ${hash} not found`);
+    return { path: file, release: async () => {} };
+  }
+
+  async delete(hash: string): Promise<void> {
+    await fs.rm(this.pathOf(hash), { force: true });
+  }
+
+  /** Removes temp files a crash left behind; run at startup. Returns how many were removed. */
+  async cleanTemp(maxAgeMs = TEMP_MAX_AGE_MS, now = Date.now()): Promise<number> {
+    const names = await fs.readdir(this.tempDir).catch((err: unknown) => {
+      if (isNotFound(err)) return [];
+      throw err;
+    });
+    let removed = 0;
+    for (const name of names) {
+      const file = path.join(this.tempDir, name);
+      const info = await fs.stat(file).catch(() => null);
+      if (info?.isFile() && now - info.mtimeMs > maxAgeMs) {
+        await fs.rm(file, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+}
+
+/** Passes bytes through while hashing, counting, enforcing the size limit and collecting the head. */
+class Meter extends Transform {
+  readonly hash = createHash('sha256');
+  size = 0;
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private inspected = false;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly inspect?: (head: Buffer) => void,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) return done(new BlobTooLargeError(this.maxBytes));
+    this.hash.update(chunk);
+    if (this.inspect && !this.inspected) {
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      if (this.headBytes >= INSPECT_HEAD_BYTES) {
+        const err = this.runInspect();
+        if (err) return done(err);
+      }
+    }
+    done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    done(this.runInspect());
+  }
+
+  private runInspect(): Error | null {
+    if (!this.inspect || this.inspected) return null;
+    this.inspected = true;
+    const head = Buffer.concat(this.head).subarray(0, INSPECT_HEAD_BYTES);
+    this.head = [];
+    try {
+      this.inspect(head);
+      return null;
+    } catch (err) {
+      return err as Error;
+    }
+  }
+}
+
+function checkRange({ start, end }: { start: number; end: number }): void {
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+    throw new RangeError(`invalid byte range ${start}-${end}`);
+  }
+}
+
+/** A rename is only durable once its directory entry is on disk too. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+}

@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import type { Db } from '../../adapters/db/database.js';
+
+export interface NewUploadFile {
+  file_name: string;
+  blob_hash: string;
+  size: number;
+  kind: 'image' | 'video';
+  format: string;
+  mime: string;
+}
+
+export class IngestionRepo {
+  constructor(private readonly db: Db) {}
+
+  /** The next trans_id of the dataset; the dataset row lock serialises concurrent openings. */
+  async openTransaction(datasetId: string, userId: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('datasets').select('id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
+      const { next } = await trx
+        .selectFrom('upload_transactions')
+        .select(sql<number>`coalesce(max(trans_id), 0) + 1`.as('next'))
+        .where('dataset_id', '=', datasetId)
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('upload_transactions').values({ dataset_id: datasetId, trans_id: next, created_by: userId }).execute();
+      return next;
+    });
+  }
+
+  async findTransaction(trx: Db, datasetId: string, transId: number, lock = false) {
+    let q = trx.selectFrom('upload_transactions').selectAll().where('dataset_id', '=', datasetId).where('trans_id', '=', transId);
+    if (lock) q = q.forUpdate();
+    return q.executeTakeFirst();
+  }
+
+  /** Idempotent: the same name with the same bytes in one transaction is one file, however often it is sent. */
+  async addFiles(trx: Db, datasetId: string, transId: number, files: NewUploadFile[]): Promise<void> {
+    if (files.length === 0) return;
+    await trx
+      .insertInto('upload_files')
+      .values(files.map((f) => ({ ...f, dataset_id: datasetId, trans_id: transId, media_id: null, error: null })))
+      .onConflict((oc) => oc.columns(['dataset_id', 'trans_id', 'file_name', 'blob_hash']).doNothing())
+      .execute();
+  }
+
+  async countFiles(trx: Db, datasetId: string, transId: number): Promise<number> {
+    const { n } = await trx
+      .selectFrom('upload_files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('dataset_id', '=', datasetId)
+      .where('trans_id', '=', transId)
+      .executeTakeFirstOrThrow();
+    return n;
+  }
+
+  async setTransactionStatus(trx: Db, datasetId: string, transId: number, status: 'OPEN' | 'PROCESSING' | 'PROCESSED'): Promise<void> {
+    await trx.updateTable('upload_transactions').set({ status }).where('dataset_id', '=', datasetId).where('trans_id', '=', transId).execute();
+  }
+
+  async files(datasetId: string, transId: number) {
+    return this.db
+      .selectFrom('upload_files')
+      .selectAll()
+      .where('dataset_id', '=', datasetId)
+      .where('trans_id', '=', transId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  async recordFailure(fileId: string, reason: string): Promise<void> {
+    await this.db.updateTable('upload_files').set({ error: reason }).where('id', '=', fileId).execute();
+  }
+
+  async linkMedia(trx: Db, fileId: string, mediaId: string): Promise<void> {
+    await trx.updateTable('upload_files').set({ media_id: mediaId, error: null }).where('id', '=', fileId).execute();
+  }
+}

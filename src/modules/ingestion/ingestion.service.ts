@@ -1,0 +1,115 @@
+import type { Readable } from 'node:stream';
+import type { Db } from '../../adapters/db/database.js';
+import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
+import { type Sniffed, sniff } from '../../adapters/media/sniff.js';
+import { errors } from '../../core/errors.js';
+import type { Principal } from '../auth/auth.service.js';
+import type { DatasetsService } from '../datasets/datasets.service.js';
+import type { TasksRepo } from '../tasks/tasks.repo.js';
+import type { IngestionRepo, NewUploadFile } from './ingestion.repo.js';
+
+/** A file part of a multipart request, as the HTTP layer hands it over. */
+export interface IncomingFile {
+  fieldname: string;
+  filename: string;
+  stream: Readable;
+}
+
+export interface UploadLimits {
+  maxFileBytes: number;
+  maxRequestBytes: number;
+  maxFilesPerRequest: number;
+}
+
+export class IngestionService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: IngestionRepo,
+    private readonly datasets: DatasetsService,
+    private readonly tasks: TasksRepo,
+    private readonly blobs: BlobStore,
+    readonly limits: UploadLimits,
+  ) {}
+
+  /** Creation from local files happens before the dataset's first version; afterwards media is added with add_media. */
+  private async datasetBeingCreated(principal: Principal, datasetId: string) {
+    const dataset = await this.datasets.authorize(principal, datasetId, 'write');
+    if (dataset.head_version_id !== null) throw errors.datasetAlreadyCreated();
+    return dataset;
+  }
+
+  async openTransaction(principal: Principal, datasetId: string): Promise<number> {
+    await this.datasetBeingCreated(principal, datasetId);
+    return this.repo.openTransaction(datasetId, principal.userId);
+  }
+
+  /**
+   * Streams each file into the blob store, deciding its type from its first bytes. The request is
+   * all or nothing: its files join the transaction only when every one of them was accepted.
+   */
+  async upload(principal: Principal, datasetId: string, transId: number, parts: AsyncIterable<IncomingFile>) {
+    await this.datasetBeingCreated(principal, datasetId);
+    await this.requireOpen(this.db, datasetId, transId);
+
+    const accepted: NewUploadFile[] = [];
+    let requestBytes = 0;
+    for await (const part of parts) {
+      if (part.fieldname !== 'files') {
+        part.stream.resume();
+        throw part.fieldname === 'files[]' ? errors.wrongFilesField() : errors.unexpectedFileField(part.fieldname);
+      }
+      if (accepted.length >= this.limits.maxFilesPerRequest) {
+        part.stream.resume();
+        throw errors.tooManyFiles(this.limits.maxFilesPerRequest);
+      }
+      const fileName = part.filename || `file-${accepted.length + 1}`;
+      const remaining = this.limits.maxRequestBytes - requestBytes;
+      let sniffed: Sniffed | undefined;
+      try {
+        const stored = await this.blobs.put(part.stream, {
+          maxBytes: Math.min(this.limits.maxFileBytes, remaining),
+          inspect: (head) => {
+            sniffed = sniff(head);
+            if (sniffed.kind === 'archive') throw errors.archiveNotSupported(fileName);
+            if (sniffed.kind !== 'image' && sniffed.kind !== 'video') throw errors.unsupportedFormat(fileName);
+          },
+        });
+        requestBytes += stored.size;
+        const { kind, format, mime } = sniffed!;
+        accepted.push({ file_name: fileName, blob_hash: stored.hash, size: stored.size, kind: kind as 'image' | 'video', format, mime });
+      } catch (err) {
+        part.stream.resume();
+        if (err instanceof BlobTooLargeError) {
+          throw remaining < this.limits.maxFileBytes ? errors.requestTooLarge(this.limits.maxRequestBytes) : errors.fileTooLarge(fileName, this.limits.maxFileBytes);
+        }
+        throw err;
+      }
+    }
+    if (accepted.length === 0) throw errors.noFilesInRequest();
+
+    await this.db.transaction().execute(async (trx) => {
+      await this.requireOpen(trx, datasetId, transId, true);
+      await this.repo.addFiles(trx, datasetId, transId, accepted);
+    });
+    return { trans_id: transId, files: accepted.map((f) => ({ file_name: f.file_name, media_kind: f.kind, format: f.format, size: f.size })) };
+  }
+
+  /** Hands the transaction to a DATASET_CREATION task; the dataset is INDEXING from here. */
+  async process(principal: Principal, datasetId: string, transId: number): Promise<string> {
+    await this.datasetBeingCreated(principal, datasetId);
+    return this.db.transaction().execute(async (trx) => {
+      await this.requireOpen(trx, datasetId, transId, true);
+      if ((await this.repo.countFiles(trx, datasetId, transId)) === 0) throw errors.emptyTransaction(transId);
+      if (await this.tasks.hasActive(trx, datasetId, 'DATASET_CREATION')) throw errors.operationRunning('DATASET_CREATION');
+      await this.repo.setTransactionStatus(trx, datasetId, transId, 'PROCESSING');
+      await this.datasets.markIndexing(trx, datasetId);
+      return this.tasks.create(trx, { datasetId, type: 'DATASET_CREATION', createdBy: principal.userId, config: { trans_id: transId } });
+    });
+  }
+
+  private async requireOpen(trx: Db, datasetId: string, transId: number, lock = false): Promise<void> {
+    const transaction = await this.repo.findTransaction(trx, datasetId, transId, lock);
+    if (!transaction) throw errors.transactionNotFound(transId);
+    if (transaction.status !== 'OPEN') throw errors.transactionClosed(transId);
+  }
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Db } from '../../adapters/db/database.js';
+import type { NewMedia, UploadFileRow } from '../../adapters/db/schema.js';
+import type { BlobStore } from '../../adapters/blobs/blob-store.js';
+import { type ImageAnalysis, ImageDecodeError, analyzeImage } from '../../adapters/media/image.js';
+import { type FrameOptions, VideoDecodeError, extractFrames, probeVideo } from '../../adapters/media/video.js';
+import type { IngestionRepo } from '../ingestion/ingestion.repo.js';
+import type { MediaRepo } from './media.repo.js';
+
+export interface MediaProcessingDeps {
+  db: Db;
+  blobs: BlobStore;
+  media: MediaRepo;
+  ingestion: IngestionRepo;
+  frames: FrameOptions;
+}
+
+/**
+ * Turns one uploaded file into immutable media rows (a video also into its frames), written with
+ * the file's link in one transaction, so a crash never leaves half a media item and a rerun skips it.
+ * A file that does not decode is recorded with its reason; it does not fail the batch.
+ */
+export async function processUploadFile(deps: MediaProcessingDeps, file: UploadFileRow, signal: AbortSignal): Promise<'done' | 'failed'> {
+  const local = await deps.blobs.localFile(file.blob_hash);
+  try {
+    if (file.kind === 'image') await processImage(deps, file, local.path, signal);
+    else await processVideo(deps, file, local.path, signal);
+    return 'done';
+  } catch (err: unknown) {
+    if (err instanceof ImageDecodeError || err instanceof VideoDecodeError) {
+      await deps.ingestion.recordFailure(file.id, err.message);
+      return 'failed';
+    }
+    throw err;
+  } finally {
+    await local.release();
+  }
+}
+
+async function imageFacts(deps: MediaProcessingDeps, analysis: ImageAnalysis) {
+  const [thumb, preview] = await Promise.all([deps.blobs.putBuffer(analysis.thumbnail), deps.blobs.putBuffer(analysis.preview)]);
+  return {
+    width: analysis.width,
+    height: analysis.height,
+    exif: analysis.exif ? JSON.stringify(analysis.exif) : null,
+    thumb_hash: thumb.hash,
+    preview_hash: preview.hash,
+    phash: analysis.phash,
+    blur: analysis.blur,
+    brightness: analysis.brightness,
+    quality_flags: analysis.flags,
+  };
+}
+
+async function processImage(deps: MediaProcessingDeps, file: UploadFileRow, filePath: string, signal: AbortSignal) {
+  const facts = await imageFacts(deps, await analyzeImage(filePath, file.format, signal));
+  await deps.db.transaction().execute(async (trx) => {
+    const id = await deps.media.insert(trx, { ...original(file), media_type: 'IMAGE', duration_seconds: null, ...facts });
+    await deps.ingestion.linkMedia(trx, file.id, id);
+  });
+}
+
+async function processVideo(deps: MediaProcessingDeps, file: UploadFileRow, filePath: string, signal: AbortSignal) {
+  const probe = await probeVideo(filePath, signal);
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'loupe-frames-'));
+  try {
+    const frames = await extractFrames(filePath, dir, deps.frames, signal);
+    const rows: Array<{ timestamp: number; blob: { hash: string; size: number }; facts: Awaited<ReturnType<typeof imageFacts>> }> = [];
+    for (const frame of frames) {
+      signal.throwIfAborted();
+      const facts = await imageFacts(deps, await analyzeImage(frame.path, 'jpeg', signal));
+      rows.push({ timestamp: frame.timestampSeconds, blob: await deps.blobs.putBuffer(await fs.readFile(frame.path)), facts });
+    }
+    const cover = rows[0]?.facts;
+    await deps.db.transaction().execute(async (trx) => {
+      const videoId = await deps.media.insert(trx, {
+        ...original(file),
+        media_type: 'VIDEO',
+        width: probe.width,
+        height: probe.height,
+        duration_seconds: probe.durationSeconds,
+        exif: null,
+        thumb_hash: cover?.thumb_hash ?? null,
+        preview_hash: cover?.preview_hash ?? null,
+        phash: null,
+        blur: null,
+        brightness: null,
+      });
+      for (const [i, row] of rows.entries()) {
+        await deps.media.insert(trx, {
+          blob_hash: row.blob.hash,
+          media_type: 'VIDEO_FRAME',
+          parent_media_id: videoId,
+          frame_timestamp: row.timestamp,
+          file_name: `${file.file_name}#frame-${String(i + 1).padStart(4, '0')}.jpg`,
+          format: 'jpeg',
+          mime: 'image/jpeg',
+          size: row.blob.size,
+          duration_seconds: null,
+          ...row.facts,
+        });
+      }
+      await deps.ingestion.linkMedia(trx, file.id, videoId);
+    });
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+function original(file: UploadFileRow): Pick<NewMedia, 'blob_hash' | 'parent_media_id' | 'frame_timestamp' | 'file_name' | 'format' | 'mime' | 'size'> {
+  return { blob_hash: file.blob_hash, parent_media_id: null, frame_timestamp: null, file_name: file.file_name, format: file.format, mime: file.mime, size: file.size };
+}

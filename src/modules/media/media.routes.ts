@@ -1,0 +1,100 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../core/errors.js';
+import { authenticate, principalOf } from '../../http/authenticate.js';
+import { parseRange } from '../../http/range.js';
+import { DatasetIdParams, StringEnum, errorResponses } from '../../http/schemas.js';
+import type { AuthService } from '../auth/auth.service.js';
+import { presentMedia } from './media.presenter.js';
+import { MediaDetail } from './media.schemas.js';
+import { MEDIA_VARIANTS, type MediaService, type MediaVariant } from './media.service.js';
+
+const MediaParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }), media_id: Type.String({ format: 'uuid' }) });
+const FileParams = Type.Object({ ...MediaParams.properties, variant: StringEnum(MEDIA_VARIANTS) });
+const MediaListQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  media_type: Type.Optional(StringEnum(['IMAGE', 'VIDEO', 'VIDEO_FRAME'] as const)),
+});
+const SignedQuery = Type.Object({ expires: Type.Optional(Type.Integer()), signature: Type.Optional(Type.String()) });
+
+export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; auth: AuthService; publicUrl: string | null }): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { media } = deps;
+
+  r.get(
+    '/api/v1/dataset/:dataset_id/media',
+    {
+      schema: {
+        tags: ['media'],
+        summary: 'The media of the dataset (its current version), oldest first, paged',
+        params: DatasetIdParams,
+        querystring: MediaListQuery,
+        response: { 200: Type.Object({ media: Type.Array(MediaDetail), total: Type.Integer() }), ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request) => {
+      const { dataset_id } = request.params;
+      const { limit, offset, media_type } = request.query;
+      const { rows, total } = await media.list(principalOf(request), dataset_id, { limit, offset, mediaType: media_type });
+      const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
+      const link = (id: string, variant: MediaVariant) => `${base}${media.signedPath(dataset_id, id, variant)}`;
+      return { media: rows.map((row) => presentMedia(dataset_id, { media: row, frames: [] }, link)), total };
+    },
+  );
+
+  r.get(
+    '/api/v1/dataset/:dataset_id/media/:media_id',
+    {
+      schema: {
+        tags: ['media'],
+        summary: 'A media item of the dataset: its facts and signed links to the original, thumbnail and preview',
+        params: MediaParams,
+        response: { 200: MediaDetail, ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request) => {
+      const { dataset_id, media_id } = request.params;
+      const found = await media.get(principalOf(request), dataset_id, media_id);
+      const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
+      return presentMedia(dataset_id, found, (id, variant) => `${base}${media.signedPath(dataset_id, id, variant)}`);
+    },
+  );
+
+  r.get(
+    '/api/v1/dataset/:dataset_id/media/:media_id/:variant',
+    {
+      // Answers signed links without credentials, so <img> and <video> tags work; otherwise needs a token or the session cookie.
+      config: { public: true },
+      schema: {
+        tags: ['media'],
+        summary: 'The bytes of the original, its WebP thumbnail (256 px) or preview (1024 px); ETag and Range supported',
+        params: FileParams,
+        querystring: SignedQuery,
+        response: { 200: Type.Any(), 206: Type.Any(), 304: Type.Null(), ...errorResponses(401, 404, 416, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { dataset_id, media_id, variant } = request.params;
+      const { expires, signature } = request.query;
+      const access = signature !== undefined && expires !== undefined ? { expires, signature } : { principal: await authenticate(request, deps.auth) };
+      const file = await media.file(access, dataset_id, media_id, variant);
+
+      const etag = `"${file.hash}"`;
+      reply.header('etag', etag).header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=3600');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+      const range = parseRange(request.headers.range, file.size);
+      if (range === 'invalid') {
+        reply.header('content-range', `bytes */${file.size}`);
+        throw errors.rangeNotSatisfiable();
+      }
+      reply.type(file.contentType);
+      if (range) {
+        reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', range.end - range.start + 1);
+        return reply.send(await media.open(file, range));
+      }
+      return reply.header('content-length', file.size).send(await media.open(file));
+    },
+  );
+}

@@ -1,0 +1,57 @@
+import { sql } from 'kysely';
+import type { Db } from '../../adapters/db/database.js';
+
+export interface VersionCounts {
+  n_images: number;
+  n_videos: number;
+}
+
+/** Copy-on-write membership: a change writes a new version beside the head and swaps the head on commit. */
+export class VersionsRepo {
+  constructor(private readonly db: Db) {}
+
+  /** A new unsealed version holding everything the current head holds. */
+  async fork(trx: Db, datasetId: string): Promise<string> {
+    const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
+    const { id } = await trx
+      .insertInto('versions')
+      .values({ dataset_id: datasetId, parent_id: head.head_version_id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (head.head_version_id) {
+      await sql`insert into version_media (version_id, media_id)
+        select ${id}::uuid, media_id from version_media where version_id = ${head.head_version_id}::uuid`.execute(trx);
+    }
+    return id;
+  }
+
+  /** Adds the media an upload transaction produced, with the frames of its videos. */
+  async addTransactionMedia(trx: Db, versionId: string, datasetId: string, transId: number): Promise<void> {
+    await sql`insert into version_media (version_id, media_id)
+      select ${versionId}::uuid, m.id
+      from upload_files f join media m on m.id = f.media_id or m.parent_media_id = f.media_id
+      where f.dataset_id = ${datasetId}::uuid and f.trans_id = ${transId}::int
+      on conflict do nothing`.execute(trx);
+  }
+
+  async counts(trx: Db, versionId: string): Promise<VersionCounts> {
+    const row = await trx
+      .selectFrom('version_media as vm')
+      .innerJoin('media as m', 'm.id', 'vm.media_id')
+      .select([
+        sql<number>`count(*) filter (where m.media_type = 'IMAGE')::int8`.as('n_images'),
+        sql<number>`count(*) filter (where m.media_type = 'VIDEO')::int8`.as('n_videos'),
+      ])
+      .where('vm.version_id', '=', versionId)
+      .executeTakeFirstOrThrow();
+    return row;
+  }
+
+  async swapHead(trx: Db, datasetId: string, versionId: string, counts: VersionCounts): Promise<void> {
+    await trx
+      .updateTable('datasets')
+      .set({ head_version_id: versionId, status_new: 'READY', progress: 100, fatal_error_msg: null, ...counts })
+      .where('id', '=', datasetId)
+      .execute();
+  }
+}

@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpegPath } from '../../src/adapters/media/ffmpeg.js';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
+import { createDataset, photo } from '../support/ingest.js';
+
+let server: TestServer;
+let owner: TestUser;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-formats-'));
+
+/** A 3 s clip with two hard cuts (red, blue, green), so scene detection has something to find. */
+function threeSceneClip(): Buffer {
+  const out = path.join(tmp, 'scenes.mp4');
+  const colour = (c: string) => ['-f', 'lavfi', '-i', `color=c=${c}:s=160x120:d=1:r=10`];
+  execFileSync(ffmpegPath(), ['-v', 'error', ...colour('red'), ...colour('blue'), ...colour('green'),
+    '-filter_complex', '[0:v][1:v][2:v]concat=n=3:v=1[v]', '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', out]);
+  return fs.readFileSync(out);
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await server.createUser();
+});
+afterAll(async () => {
+  await server?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('formats', () => {
+  it('creates a dataset from a HEIC photo, a GIF, a WebP and a video with its frames', async () => {
+    const gif = await sharp(photo('dog.jpg').bytes).resize(120).gif().toBuffer();
+    const webp = await sharp(photo('horses.jpg').bytes).resize(200).webp().toBuffer();
+    const { datasetId, dataset } = await createDataset(server, owner, 'formats', [
+      [photo('small.heic'), { name: 'dog.gif', bytes: gif }, { name: 'horses.webp', bytes: webp }, { name: 'scenes.mp4', bytes: threeSceneClip() }],
+    ]);
+    expect(dataset).toMatchObject({ status_new: 'READY', n_images: 3, n_videos: 1 });
+
+    const list = async (type: string) => (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media?media_type=${type}`)).body;
+    const images = await list('IMAGE');
+    expect(images.media.map((m: { format: string }) => m.format).sort()).toEqual(['gif', 'heic', 'webp']);
+    const heic = images.media.find((m: { format: string }) => m.format === 'heic');
+    expect(heic).toMatchObject({ width: 64, height: 48, exif: { make: 'Canon' } });
+
+    const video = (await list('VIDEO')).media[0];
+    expect(video).toMatchObject({ file_name: 'scenes.mp4', format: 'mp4', width: 160, height: 120 });
+    expect(video.duration_seconds).toBeCloseTo(3, 0);
+    const detail = (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media/${video.media_id}`)).body;
+    expect(detail.frames.map((f: { timestamp: number }) => Math.round(f.timestamp))).toEqual([0, 1, 2]);
+    const frames = await list('VIDEO_FRAME');
+    expect(frames.total).toBe(3);
+    expect(frames.media[0]).toMatchObject({ parent_media_id: video.media_id, format: 'jpeg', width: 160, height: 120 });
+    expect((await fetch(video.media_thumb_uri)).status).toBe(200);
+  });
+
+  it('decides the type from the bytes, not the name', async () => {
+    const { dataset } = await createDataset(server, owner, 'misnamed', [[{ name: 'actually-a-png.jpg', bytes: photo('chelsea.png').bytes }]]);
+    expect(dataset).toMatchObject({ status_new: 'READY', n_images: 1 });
+  });
+});
