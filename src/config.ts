@@ -18,6 +18,7 @@ export interface Config {
   workerConcurrency: number;
   upload: { maxFileBytes: number; maxRequestBytes: number; maxFilesPerRequest: number };
   media: { concurrency: number; videoMaxFrames: number; videoFrameIntervalSeconds: number; sceneThreshold: number };
+  blobGcGraceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -107,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
       videoFrameIntervalSeconds: integer('VIDEO_FRAME_INTERVAL_SECONDS', 1, 1, 3600),
       sceneThreshold: 0.3,
     },
+    blobGcGraceSeconds: integer('BLOB_GC_GRACE_SECONDS', 3600, 0, 31_536_000),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

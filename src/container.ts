@@ -15,6 +15,7 @@ import { AccessRepo } from './modules/access/access.repo.js';
 import { AccessService } from './modules/access/access.service.js';
 import { AuthRepo } from './modules/auth/auth.repo.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { DatasetRemovalRepo } from './modules/datasets/dataset-removal.repo.js';
 import { DatasetsRepo } from './modules/datasets/datasets.repo.js';
 import { DatasetsService } from './modules/datasets/datasets.service.js';
 import { IngestionRepo } from './modules/ingestion/ingestion.repo.js';
@@ -30,7 +31,7 @@ export interface Container {
   config: Config;
   database: DatabaseHandle;
   blobs: BlobStore;
-  repos: { tasks: TasksRepo; media: MediaRepo };
+  repos: { tasks: TasksRepo; media: MediaRepo; removal: DatasetRemovalRepo };
   services: {
     auth: AuthService;
     datasets: DatasetsService;
@@ -64,7 +65,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const ingestionRepo = new IngestionRepo(db);
   const mediaRepo = new MediaRepo(db);
   const auth = new AuthService(new AuthRepo(db), keyBox, config);
-  const datasets = new DatasetsService(datasetsRepo);
+  const removal = new DatasetRemovalRepo(db);
+  const datasets = new DatasetsService(db, datasetsRepo, removal, tasksRepo);
   const access = new AccessService(new AccessRepo(db), datasets, auth);
   const tasks = new TasksService(tasksRepo, new TaskListRepo(db, database.pool), datasets);
   const ingestion = new IngestionService(db, ingestionRepo, datasets, tasksRepo, blobs, config.upload);
@@ -97,7 +99,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     config,
     database,
     blobs,
-    repos: { tasks: tasksRepo, media: mediaRepo },
+    repos: { tasks: tasksRepo, media: mediaRepo, removal },
     services: { auth, datasets, access, tasks, ingestion, media },
     jobDeps,
     checkDatabase: async () => {

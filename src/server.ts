@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Container, createContainer } from './container.js';
+import { startBlobGc } from './jobs/blob-gc.js';
 import { productionJobs, startableTaskTypes } from './jobs/index.js';
 import { type JobDefinition, checkRegistry } from './jobs/registry.js';
 import { type Worker, startWorker } from './jobs/worker.js';
@@ -21,7 +22,7 @@ export interface StartOptions {
   log?: Logger;
   /** Replaces the production job list (tests register their own handlers). */
   jobs?: JobDefinition[];
-  workerTimings?: { heartbeatMs?: number; staleAfterSeconds?: number; recoveryIntervalMs?: number; abortPollMs?: number };
+  workerTimings?: { heartbeatMs?: number; staleAfterSeconds?: number; recoveryIntervalMs?: number; abortPollMs?: number; blobGcIntervalMs?: number };
 }
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -47,9 +48,11 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
   let app: FastifyInstance | null = null;
   let worker: Worker | null = null;
   let url: string | null = null;
+  let stopBlobGc = () => {};
 
   const close = async () => {
     await app?.close();
+    stopBlobGc();
     await worker?.stop();
     await container.close();
   };
@@ -65,6 +68,13 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
         concurrency: config.workerConcurrency,
         exclusive: config.databaseUrl === null,
         ...options.workerTimings,
+      });
+      stopBlobGc = startBlobGc({
+        removal: container.repos.removal,
+        blobs: container.blobs,
+        log,
+        graceSeconds: config.blobGcGraceSeconds,
+        intervalMs: options.workerTimings?.blobGcIntervalMs ?? 60_000,
       });
     }
     if (config.role !== 'worker') {

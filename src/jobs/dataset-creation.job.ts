@@ -13,34 +13,65 @@ export interface DatasetCreationDeps extends MediaProcessingDeps {
   concurrency: number;
 }
 
+export interface CreationRun {
+  ctx: TaskContext;
+  deps: DatasetCreationDeps;
+  transId: number;
+}
+
+/** One step of the creation pipeline; each must be safe to run again after a crash (it resumes). */
+export interface CreationStage {
+  name: string;
+  /** Its share of the progress bar. */
+  weight: number;
+  run(run: CreationRun, progress: (fraction: number, message: string) => Promise<void>): Promise<void>;
+}
+
+/** Per-file decoding: facts, thumbnails, hashes, video frames; files already linked or failed are skipped. */
+const mediaStage: CreationStage = {
+  name: 'media',
+  weight: 1,
+  async run({ ctx, deps, transId }, progress) {
+    const files = await deps.ingestion.files(ctx.datasetId, transId);
+    const pending = files.filter((f) => f.media_id === null && f.error === null);
+    let finished = files.length - pending.length;
+    const report = () => progress(files.length === 0 ? 1 : finished / files.length, `Processing media: ${finished} of ${files.length}`);
+    await report();
+    await forEachConcurrent(
+      pending,
+      deps.concurrency,
+      async (file) => {
+        await processUploadFile(deps, file, ctx.signal);
+        finished += 1;
+        await report();
+      },
+      ctx.signal,
+    );
+  },
+};
+
+/** The pipeline, in order: later capabilities (embeddings, neighbour graph, clusters) add an entry each. */
+export const CREATION_STAGES: readonly CreationStage[] = [mediaStage];
+
 /**
- * DATASET_CREATION: process every uploaded file of the transaction (resuming where a previous run
- * stopped: files already linked or failed are skipped), then in the commit phase write the first
- * version and make it the head, so the dataset turns READY with everything at once.
+ * DATASET_CREATION: run the stages over the transaction's uploads, then in the commit phase write the
+ * first version and make it the head, so the dataset turns READY with everything at once.
  */
-export function datasetCreationJob(deps: DatasetCreationDeps): JobDefinition {
+export function datasetCreationJob(deps: DatasetCreationDeps, stages: readonly CreationStage[] = CREATION_STAGES): JobDefinition {
   return {
     type: 'DATASET_CREATION',
     async handler(ctx) {
-      const transId = Number(ctx.config.trans_id);
-      const files = await deps.ingestion.files(ctx.datasetId, transId);
-      const pending = files.filter((f) => f.media_id === null && f.error === null);
-      let finished = files.length - pending.length;
-      const report = progressReporter(ctx, deps, files.length);
-      await report(finished);
+      const run: CreationRun = { ctx, deps, transId: Number(ctx.config.trans_id) };
+      const report = progressReporter(ctx, deps);
+      const total = stages.reduce((sum, s) => sum + s.weight, 0);
+      let before = 0;
+      for (const stage of stages) {
+        const start = before;
+        await stage.run(run, (fraction, message) => report(((start + fraction * stage.weight) / total) * 100, message));
+        before += stage.weight;
+      }
 
-      await forEachConcurrent(
-        pending,
-        deps.concurrency,
-        async (file) => {
-          await processUploadFile(deps, file, ctx.signal);
-          finished += 1;
-          await report(finished);
-        },
-        ctx.signal,
-      );
-
-      const processed = await deps.ingestion.files(ctx.datasetId, transId);
+      const processed = await deps.ingestion.files(ctx.datasetId, run.transId);
       const usable = processed.filter((f) => f.media_id !== null).length;
       const failed = processed.filter((f) => f.error !== null);
       if (usable === 0) {
@@ -51,9 +82,9 @@ export function datasetCreationJob(deps: DatasetCreationDeps): JobDefinition {
       await ctx.commit(
         async (trx) => {
           const versionId = await deps.versions.fork(trx, ctx.datasetId);
-          await deps.versions.addTransactionMedia(trx, versionId, ctx.datasetId, transId);
+          await deps.versions.addTransactionMedia(trx, versionId, ctx.datasetId, run.transId);
           await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId));
-          await deps.ingestion.setTransactionStatus(trx, ctx.datasetId, transId, 'PROCESSED');
+          await deps.ingestion.setTransactionStatus(trx, ctx.datasetId, run.transId, 'PROCESSED');
         },
         failed.length > 0 ? `Dataset created: ${usable} file(s) processed, ${failed.length} could not be decoded` : `Dataset created: ${usable} file(s) processed`,
       );
@@ -61,15 +92,15 @@ export function datasetCreationJob(deps: DatasetCreationDeps): JobDefinition {
   };
 }
 
-/** Moves the task's progress_percentage and the dataset's progress together, writing only when the percentage changes. */
-function progressReporter(ctx: TaskContext, deps: DatasetCreationDeps, total: number) {
+/** Moves the task's progress_percentage and the dataset's progress together, forward only, writing on change. */
+function progressReporter(ctx: TaskContext, deps: DatasetCreationDeps) {
   let last = -1;
-  return async (finished: number) => {
+  return async (percent: number, message: string) => {
     // The last percent belongs to the commit.
-    const pct = total === 0 ? 0 : Math.floor((finished / total) * 99);
+    const pct = Math.floor(Math.min(percent, 100) * 0.99);
     if (pct <= last) return;
     last = pct;
-    await ctx.progress(pct, `Processing media: ${finished} of ${total}`);
+    await ctx.progress(pct, message);
     await deps.datasets.setProgress(ctx.datasetId, pct);
   };
 }

@@ -145,6 +145,11 @@ export interface VersionMediaTable {
   media_id: string;
 }
 
+export interface BlobGcCandidatesTable {
+  hash: string;
+  queued_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -159,6 +164,7 @@ export interface Database {
   media: MediaTable;
   versions: VersionsTable;
   version_media: VersionMediaTable;
+  blob_gc_candidates: BlobGcCandidatesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

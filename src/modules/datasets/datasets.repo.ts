@@ -27,6 +27,14 @@ export class DatasetsRepo {
     return row.id;
   }
 
+  async update(datasetId: string, changes: { display_name?: string; description?: string }): Promise<void> {
+    await this.db.updateTable('datasets').set(changes).where('id', '=', datasetId).execute();
+  }
+
+  async lock(trx: Db, datasetId: string): Promise<void> {
+    await trx.selectFrom('datasets').select('id').where('id', '=', datasetId).forUpdate().executeTakeFirst();
+  }
+
   async markIndexing(trx: Db, datasetId: string): Promise<void> {
     await trx.updateTable('datasets').set({ status_new: 'INDEXING', progress: 0, fatal_error_msg: null }).where('id', '=', datasetId).execute();
   }

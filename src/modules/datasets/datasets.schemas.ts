@@ -28,3 +28,8 @@ export const DatasetListQuery = Type.Object({
 
 export const NewDatasetQuery = Type.Object({ dataset_name: Type.Optional(Type.String()) });
 export const NewDatasetResponse = Type.Object({ dataset_id: Type.String({ format: 'uuid' }) });
+
+export const DatasetPatch = Type.Object(
+  { display_name: Type.Optional(Type.String({ minLength: 1 })), description: Type.Optional(Type.String()) },
+  { minProperties: 1, additionalProperties: false },
+);

@@ -2,6 +2,8 @@ import type { Db } from '../../adapters/db/database.js';
 import { errors } from '../../core/errors.js';
 import { type DatasetAction, authorize } from '../../core/permissions.js';
 import type { Principal } from '../auth/auth.service.js';
+import type { TasksRepo } from '../tasks/tasks.repo.js';
+import type { DatasetRemovalRepo } from './dataset-removal.repo.js';
 import type { DatasetsRepo } from './datasets.repo.js';
 
 const FORBIDDEN_VERB: Record<DatasetAction, string> = {
@@ -12,7 +14,12 @@ const FORBIDDEN_VERB: Record<DatasetAction, string> = {
 };
 
 export class DatasetsService {
-  constructor(private readonly repo: DatasetsRepo) {}
+  constructor(
+    private readonly db: Db,
+    private readonly repo: DatasetsRepo,
+    private readonly removal: DatasetRemovalRepo,
+    private readonly tasks: TasksRepo,
+  ) {}
 
   /**
    * The access check every dataset route goes through: 404 when the caller cannot see the
@@ -45,6 +52,25 @@ export class DatasetsService {
 
   get(principal: Principal, datasetId: string) {
     return this.authorize(principal, datasetId, 'read');
+  }
+
+  async update(principal: Principal, datasetId: string, changes: { display_name?: string; description?: string }) {
+    await this.authorize(principal, datasetId, 'write');
+    const displayName = changes.display_name?.trim();
+    if (changes.display_name !== undefined && !displayName) throw errors.validation('display_name must not be empty');
+    await this.repo.update(datasetId, { ...changes, ...(displayName === undefined ? {} : { display_name: displayName }) });
+    return this.authorize(principal, datasetId, 'read');
+  }
+
+  /** Owner only, and never under a running task; the blobs nothing else uses are reclaimed by the garbage sweep. */
+  async remove(principal: Principal, datasetId: string): Promise<void> {
+    await this.authorize(principal, datasetId, 'delete');
+    await this.db.transaction().execute(async (trx) => {
+      await this.repo.lock(trx, datasetId);
+      const running = await this.tasks.activeTaskType(trx, datasetId);
+      if (running) throw errors.operationRunning(running);
+      await this.removal.remove(trx, datasetId);
+    });
   }
 
   list(principal: Principal, page: { limit: number; offset: number }) {

@@ -100,7 +100,7 @@ export class IngestionService {
     return this.db.transaction().execute(async (trx) => {
       await this.requireOpen(trx, datasetId, transId, true);
       if ((await this.repo.countFiles(trx, datasetId, transId)) === 0) throw errors.emptyTransaction(transId);
-      if (await this.tasks.hasActive(trx, datasetId, 'DATASET_CREATION')) throw errors.operationRunning('DATASET_CREATION');
+      if (await this.tasks.activeTaskType(trx, datasetId, 'DATASET_CREATION')) throw errors.operationRunning('DATASET_CREATION');
       await this.repo.setTransactionStatus(trx, datasetId, transId, 'PROCESSING');
       await this.datasets.markIndexing(trx, datasetId);
       return this.tasks.create(trx, { datasetId, type: 'DATASET_CREATION', createdBy: principal.userId, config: { trans_id: transId } });

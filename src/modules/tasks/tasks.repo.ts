@@ -51,15 +51,11 @@ export class TasksRepo {
       max_attempts => ${JOB_MAX_ATTEMPTS}::int, job_key => ${taskId}::text, job_key_mode => 'replace')`.execute(trx);
   }
 
-  async hasActive(trx: Db, datasetId: string, type: TaskType): Promise<boolean> {
-    const row = await trx
-      .selectFrom('tasks')
-      .select('id')
-      .where('dataset_id', '=', datasetId)
-      .where('task_type', '=', type)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .executeTakeFirst();
-    return row !== undefined;
+  /** The type of an active task on the dataset (of `type` when given), or undefined when none runs. */
+  async activeTaskType(trx: Db, datasetId: string, type?: TaskType): Promise<TaskType | undefined> {
+    let q = trx.selectFrom('tasks').select('task_type').where('dataset_id', '=', datasetId).where('status', 'in', ACTIVE_STATUSES);
+    if (type) q = q.where('task_type', '=', type);
+    return (await q.executeTakeFirst())?.task_type;
   }
 
   async find(taskId: string): Promise<TaskRow | undefined> {

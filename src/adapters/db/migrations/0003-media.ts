@@ -73,12 +73,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index version_media_media_idx on version_media (media_id);
 
     alter table datasets add column head_version_id uuid references versions (id) on delete set null;
+
+    create index media_thumb_idx on media (thumb_hash);
+    create index media_preview_idx on media (preview_hash);
+    create index upload_files_blob_idx on upload_files (blob_hash);
+    create index upload_files_media_idx on upload_files (media_id);
+
+    -- Blobs that may have lost their last reference; a sweep deletes those still unreferenced after a grace period.
+    create table blob_gc_candidates (
+      hash text primary key,
+      queued_at timestamptz not null default now()
+    );
   `.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
     alter table datasets drop column head_version_id;
-    drop table version_media, versions, upload_files, media, upload_transactions;
+    drop table blob_gc_candidates, version_media, versions, upload_files, media, upload_transactions;
   `.execute(db);
 }
