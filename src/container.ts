@@ -7,6 +7,7 @@ import type { EmbeddedOwner } from './adapters/db/embedded-postgres.js';
 import type { BlobStore } from './adapters/blobs/blob-store.js';
 import { FsBlobStore } from './adapters/blobs/fs-blob-store.js';
 import { CHANNELS, PgEvents } from './adapters/events/pg-events.js';
+import { ImageWorkerPool } from './adapters/media/image-workers.js';
 import { KeyBox, loadServerKey } from './adapters/secrets/key-box.js';
 import { UrlSigner } from './adapters/secrets/url-signer.js';
 import type { JobDeps } from './jobs/index.js';
@@ -71,9 +72,11 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const tasks = new TasksService(tasksRepo, new TaskListRepo(db, database.pool), datasets);
   const ingestion = new IngestionService(db, ingestionRepo, datasets, tasksRepo, blobs, config.upload);
   const media = new MediaService(mediaRepo, datasets, blobs, new UrlSigner(serverKey));
+  const images = new ImageWorkerPool(config.media.concurrency);
   const jobDeps: JobDeps = {
     db,
     blobs,
+    images,
     media: mediaRepo,
     ingestion: ingestionRepo,
     datasets: datasetsRepo,
@@ -107,6 +110,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     },
     close: async () => {
       await events.close();
+      await images.close();
       await database.close();
     },
   };

@@ -4,14 +4,20 @@ import path from 'node:path';
 import type { Db } from '../../adapters/db/database.js';
 import type { NewMedia, UploadFileRow } from '../../adapters/db/schema.js';
 import type { BlobStore } from '../../adapters/blobs/blob-store.js';
-import { type ImageAnalysis, ImageDecodeError, analyzeImage } from '../../adapters/media/image.js';
+import { type ImageAnalysis, ImageDecodeError } from '../../adapters/media/image.js';
 import { type FrameOptions, VideoDecodeError, extractFrames, probeVideo } from '../../adapters/media/video.js';
 import type { IngestionRepo } from '../ingestion/ingestion.repo.js';
 import type { MediaRepo } from './media.repo.js';
 
+/** Where image analysis runs: the worker-thread pool in the service, anything with the same shape in tests. */
+export interface ImageAnalyzer {
+  analyze(filePath: string, format: string, signal?: AbortSignal): Promise<ImageAnalysis>;
+}
+
 export interface MediaProcessingDeps {
   db: Db;
   blobs: BlobStore;
+  images: ImageAnalyzer;
   media: MediaRepo;
   ingestion: IngestionRepo;
   frames: FrameOptions;
@@ -55,7 +61,7 @@ async function imageFacts(deps: MediaProcessingDeps, analysis: ImageAnalysis) {
 }
 
 async function processImage(deps: MediaProcessingDeps, file: UploadFileRow, filePath: string, signal: AbortSignal) {
-  const facts = await imageFacts(deps, await analyzeImage(filePath, file.format, signal));
+  const facts = await imageFacts(deps, await deps.images.analyze(filePath, file.format, signal));
   await deps.db.transaction().execute(async (trx) => {
     const id = await deps.media.insert(trx, { ...original(file), media_type: 'IMAGE', duration_seconds: null, ...facts });
     await deps.ingestion.linkMedia(trx, file.id, id);
@@ -70,7 +76,7 @@ async function processVideo(deps: MediaProcessingDeps, file: UploadFileRow, file
     const rows: Array<{ timestamp: number; blob: { hash: string; size: number }; facts: Awaited<ReturnType<typeof imageFacts>> }> = [];
     for (const frame of frames) {
       signal.throwIfAborted();
-      const facts = await imageFacts(deps, await analyzeImage(frame.path, 'jpeg', signal));
+      const facts = await imageFacts(deps, await deps.images.analyze(frame.path, 'jpeg', signal));
       rows.push({ timestamp: frame.timestampSeconds, blob: await deps.blobs.putBuffer(await fs.readFile(frame.path)), facts });
     }
     const cover = rows[0]?.facts;
