@@ -5,36 +5,24 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { Services } from './container.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { ErrorBody } from './http/schemas.js';
 import { accessRoutes } from './modules/access/access.routes.js';
 import { AccessEntry } from './modules/access/access.schemas.js';
-import type { AccessService } from './modules/access/access.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import type { AuthService } from './modules/auth/auth.service.js';
 import { datasetsRoutes } from './modules/datasets/datasets.routes.js';
 import { Dataset } from './modules/datasets/datasets.schemas.js';
-import type { DatasetsService } from './modules/datasets/datasets.service.js';
 import { ingestionRoutes } from './modules/ingestion/ingestion.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
-import type { MediaService } from './modules/media/media.service.js';
-import type { IngestionService } from './modules/ingestion/ingestion.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { Task } from './modules/tasks/tasks.schemas.js';
-import type { TasksService } from './modules/tasks/tasks.service.js';
 
 export interface AppDeps {
   log: Logger;
-  services: {
-    auth: AuthService;
-    datasets: DatasetsService;
-    access: AccessService;
-    tasks: TasksService;
-    ingestion: IngestionService;
-    media: MediaService;
-  };
+  services: Services;
   checkDatabase: () => Promise<void>;
   publicUrl: string | null;
   version: string;

@@ -28,19 +28,22 @@ import { TasksRepo } from './modules/tasks/tasks.repo.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
 import { VersionsRepo } from './modules/versions/versions.repo.js';
 
+/** The services the HTTP layer (and the CLI, in part) call. */
+export interface Services {
+  auth: AuthService;
+  datasets: DatasetsService;
+  access: AccessService;
+  tasks: TasksService;
+  ingestion: IngestionService;
+  media: MediaService;
+}
+
 export interface Container {
   config: Config;
   database: DatabaseHandle;
   blobs: BlobStore;
   repos: { tasks: TasksRepo; media: MediaRepo; removal: DatasetRemovalRepo };
-  services: {
-    auth: AuthService;
-    datasets: DatasetsService;
-    access: AccessService;
-    tasks: TasksService;
-    ingestion: IngestionService;
-    media: MediaService;
-  };
+  services: Services;
   jobDeps: JobDeps;
   checkDatabase: () => Promise<void>;
   close(): Promise<void>;

@@ -1,14 +1,8 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import type { UploadFilesTable } from '../../adapters/db/schema.js';
 
-export interface NewUploadFile {
-  file_name: string;
-  blob_hash: string;
-  size: number;
-  kind: 'image' | 'video';
-  format: string;
-  mime: string;
-}
+export type NewUploadFile = Pick<Insertable<UploadFilesTable>, 'file_name' | 'blob_hash' | 'size' | 'kind' | 'format' | 'mime'>;
 
 export class IngestionRepo {
   constructor(private readonly db: Db) {}
