@@ -1,12 +1,15 @@
 import { type BenchEntry, type BenchReport, formatTable } from './lib/report.js';
+import { ingestion } from './ingestion.js';
 import { taskList } from './task-list.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
- * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_WORKERS (see lib/load.ts), BENCH_EXPLAIN=1 for query plans.
+ * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_WORKERS (see lib/load.ts), BENCH_EXPLAIN=1 for query plans;
+ * BENCH_INGEST_IMAGES (default 500) for ingestion.
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
+  ingestion,
 };
 
 function print(report: BenchReport): void {
