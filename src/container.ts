@@ -21,6 +21,7 @@ import { DatasetsRepo } from './modules/datasets/datasets.repo.js';
 import { DatasetsService } from './modules/datasets/datasets.service.js';
 import { IngestionRepo } from './modules/ingestion/ingestion.repo.js';
 import { IngestionService } from './modules/ingestion/ingestion.service.js';
+import { BlobGcRepo } from './modules/media/blob-gc.repo.js';
 import { MediaRepo } from './modules/media/media.repo.js';
 import { MediaService } from './modules/media/media.service.js';
 import { TaskListRepo } from './modules/tasks/task-list.repo.js';
@@ -42,7 +43,7 @@ export interface Container {
   config: Config;
   database: DatabaseHandle;
   blobs: BlobStore;
-  repos: { tasks: TasksRepo; media: MediaRepo; removal: DatasetRemovalRepo };
+  repos: { tasks: TasksRepo; media: MediaRepo; blobGc: BlobGcRepo };
   services: Services;
   jobDeps: JobDeps;
   checkDatabase: () => Promise<void>;
@@ -73,7 +74,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const datasets = new DatasetsService(db, datasetsRepo, removal, tasksRepo);
   const access = new AccessService(new AccessRepo(db), datasets, auth);
   const tasks = new TasksService(tasksRepo, new TaskListRepo(db, database.pool), datasets);
-  const ingestion = new IngestionService(db, ingestionRepo, datasets, tasksRepo, blobs, config.upload);
+  const blobGc = new BlobGcRepo(db);
+  const ingestion = new IngestionService(db, ingestionRepo, datasets, tasksRepo, blobs, blobGc, config.upload);
   const media = new MediaService(mediaRepo, datasets, blobs, new UrlSigner(serverKey));
   const images = new ImageWorkerPool(config.media.concurrency);
   const jobDeps: JobDeps = {
@@ -105,7 +107,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     config,
     database,
     blobs,
-    repos: { tasks: tasksRepo, media: mediaRepo, removal },
+    repos: { tasks: tasksRepo, media: mediaRepo, blobGc },
     services: { auth, datasets, access, tasks, ingestion, media },
     jobDeps,
     checkDatabase: async () => {

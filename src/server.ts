@@ -70,7 +70,7 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
         ...options.workerTimings,
       });
       stopBlobGc = startBlobGc({
-        removal: container.repos.removal,
+        queue: container.repos.blobGc,
         blobs: container.blobs,
         log,
         graceSeconds: config.blobGcGraceSeconds,

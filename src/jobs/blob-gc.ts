@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { BlobStore } from '../adapters/blobs/blob-store.js';
-import type { DatasetRemovalRepo } from '../modules/datasets/dataset-removal.repo.js';
+import type { BlobGcRepo } from '../modules/media/blob-gc.repo.js';
 
 export interface BlobGcOptions {
-  removal: DatasetRemovalRepo;
+  queue: BlobGcRepo;
   blobs: BlobStore;
   log: Logger;
   /** A queued blob is deleted only after this long, so an upload storing the same bytes meanwhile keeps it. */
@@ -19,7 +19,7 @@ export function startBlobGc(options: BlobGcOptions): () => void {
     running = true;
     try {
       for (;;) {
-        const hashes = await options.removal.takeUnreferencedBlobs(new Date(Date.now() - options.graceSeconds * 1000), 500);
+        const hashes = await options.queue.takeUnreferenced(new Date(Date.now() - options.graceSeconds * 1000), 500);
         for (const hash of hashes) await options.blobs.delete(hash);
         if (hashes.length > 0) options.log.info({ deleted: hashes.length }, 'unreferenced blobs deleted');
         if (hashes.length < 500) break;

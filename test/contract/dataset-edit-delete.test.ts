@@ -80,3 +80,16 @@ describe('DELETE /api/v1/dataset/{id}', () => {
     expect((await fetch(dog.media_thumb_uri)).status).toBe(200);
   });
 });
+
+describe('a rejected upload request', () => {
+  it('leaves no blob behind once the sweep runs', async () => {
+    const datasetId = await newDataset(server, owner, 'rejected');
+    const transId = await openTransaction(server, owner, datasetId);
+    const [stored] = await generatedJpegs(1, { width: 64, height: 64 });
+    const zip = Buffer.from('504b0304140000000000' + '00'.repeat(40), 'hex');
+    const res = await upload(server, owner, datasetId, transId, [stored!, { name: 'later.zip', bytes: zip }]);
+    expect(res.status).toBe(400);
+    const blobs = server.loupe.container.blobs;
+    await waitFor(async () => ((await blobs.stat(sha(stored!.bytes))) === null ? true : undefined), 10_000, 'orphan blob reclaimed');
+  });
+});

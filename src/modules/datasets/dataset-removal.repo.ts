@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 
-/** Removing a dataset, and reclaiming the media and blobs nothing references any more. */
+/** Removing a dataset and the media nothing references any more; its blobs go to the garbage queue. */
 export class DatasetRemovalRepo {
   constructor(private readonly db: Db) {}
 
@@ -23,26 +23,5 @@ export class DatasetRemovalRepo {
     await sql`delete from media m
       where not exists (select 1 from version_media vm where vm.media_id = m.id)
         and not exists (select 1 from upload_files f where f.media_id = m.id)`.execute(trx);
-  }
-
-  /** Candidates queued before `before` that no media or upload references now; removed from the queue. */
-  async takeUnreferencedBlobs(before: Date, limit: number): Promise<string[]> {
-    const result = await sql<{ hash: string }>`
-      delete from blob_gc_candidates c
-      where c.hash in (
-        select hash from blob_gc_candidates
-        where queued_at <= ${before}
-        order by queued_at
-        limit ${limit}
-        for update skip locked)
-      returning c.hash`.execute(this.db);
-    const hashes = result.rows.map((r) => r.hash);
-    if (hashes.length === 0) return [];
-    const referenced = await sql<{ hash: string }>`
-      select h as hash from unnest(${hashes}::text[]) h
-      where exists (select 1 from media where blob_hash = h or thumb_hash = h or preview_hash = h)
-         or exists (select 1 from upload_files where blob_hash = h)`.execute(this.db);
-    const keep = new Set(referenced.rows.map((r) => r.hash));
-    return hashes.filter((h) => !keep.has(h));
   }
 }

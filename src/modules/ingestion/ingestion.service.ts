@@ -5,6 +5,7 @@ import { type Sniffed, sniff } from '../../adapters/media/sniff.js';
 import { errors } from '../../core/errors.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
+import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import type { TasksRepo } from '../tasks/tasks.repo.js';
 import type { IngestionRepo, NewUploadFile } from './ingestion.repo.js';
 
@@ -28,6 +29,7 @@ export class IngestionService {
     private readonly datasets: DatasetsService,
     private readonly tasks: TasksRepo,
     private readonly blobs: BlobStore,
+    private readonly blobGc: BlobGcRepo,
     readonly limits: UploadLimits,
   ) {}
 
@@ -52,6 +54,22 @@ export class IngestionService {
     await this.requireOpen(this.db, datasetId, transId);
 
     const accepted: NewUploadFile[] = [];
+    try {
+      await this.receive(parts, accepted);
+      if (accepted.length === 0) throw errors.noFilesInRequest();
+      await this.db.transaction().execute(async (trx) => {
+        await this.requireOpen(trx, datasetId, transId, true);
+        await this.repo.addFiles(trx, datasetId, transId, accepted);
+      });
+    } catch (err) {
+      // The files stored before the failure belong to nothing: the sweep deletes them unless something else uses the bytes.
+      await this.blobGc.queue(accepted.map((f) => f.blob_hash));
+      throw err;
+    }
+    return { trans_id: transId, files: accepted.map((f) => ({ file_name: f.file_name, media_kind: f.kind, format: f.format, size: f.size })) };
+  }
+
+  private async receive(parts: AsyncIterable<IncomingFile>, accepted: NewUploadFile[]): Promise<void> {
     let requestBytes = 0;
     for await (const part of parts) {
       if (part.fieldname !== 'files') {
@@ -85,13 +103,6 @@ export class IngestionService {
         throw err;
       }
     }
-    if (accepted.length === 0) throw errors.noFilesInRequest();
-
-    await this.db.transaction().execute(async (trx) => {
-      await this.requireOpen(trx, datasetId, transId, true);
-      await this.repo.addFiles(trx, datasetId, transId, accepted);
-    });
-    return { trans_id: transId, files: accepted.map((f) => ({ file_name: f.file_name, media_kind: f.kind, format: f.format, size: f.size })) };
   }
 
   /** Hands the transaction to a DATASET_CREATION task; the dataset is INDEXING from here. */
