@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { authenticate, principalOf } from '../../http/authenticate.js';
 import { parseRange } from '../../http/range.js';
@@ -22,6 +22,11 @@ const SignedQuery = Type.Object({ expires: Type.Optional(Type.Integer()), signat
 export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; auth: AuthService; publicUrl: string | null }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { media } = deps;
+  /** Absolute signed links: PUBLIC_URL when set, else the address the caller used. */
+  const linker = (request: FastifyRequest, datasetId: string) => {
+    const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
+    return (mediaId: string, variant: MediaVariant) => `${base}${media.signedPath(datasetId, mediaId, variant)}`;
+  };
 
   r.get(
     '/api/v1/dataset/:dataset_id/media',
@@ -38,8 +43,7 @@ export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; a
       const { dataset_id } = request.params;
       const { limit, offset, media_type } = request.query;
       const { rows, total } = await media.list(principalOf(request), dataset_id, { limit, offset, mediaType: media_type });
-      const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
-      const link = (id: string, variant: MediaVariant) => `${base}${media.signedPath(dataset_id, id, variant)}`;
+      const link = linker(request, dataset_id);
       return { media: rows.map((row) => presentMedia(dataset_id, { media: row, frames: [] }, link)), total };
     },
   );
@@ -57,8 +61,7 @@ export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; a
     async (request) => {
       const { dataset_id, media_id } = request.params;
       const found = await media.get(principalOf(request), dataset_id, media_id);
-      const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
-      return presentMedia(dataset_id, found, (id, variant) => `${base}${media.signedPath(dataset_id, id, variant)}`);
+      return presentMedia(dataset_id, found, linker(request, dataset_id));
     },
   );
 
