@@ -16,6 +16,7 @@ import { datasetsRoutes } from './modules/datasets/datasets.routes.js';
 import { Dataset } from './modules/datasets/datasets.schemas.js';
 import { ingestionRoutes } from './modules/ingestion/ingestion.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
+import { type MetricsSource, registerMetrics } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { Task } from './modules/tasks/tasks.schemas.js';
@@ -24,6 +25,7 @@ export interface AppDeps {
   log: Logger;
   services: Services;
   checkDatabase: () => Promise<void>;
+  metrics: MetricsSource;
   publicUrl: string | null;
   version: string;
 }
@@ -71,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthentication(app, deps.services.auth);
 
   const { auth, datasets, access, tasks, ingestion, media } = deps.services;
+  registerMetrics(app, deps.metrics);
   systemRoutes(app, { checkDatabase: deps.checkDatabase });
   authRoutes(app, { auth, secureCookies: deps.publicUrl?.startsWith('https:') ?? false });
   ingestionRoutes(app, { datasets, ingestion });

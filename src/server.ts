@@ -82,6 +82,7 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
         log,
         services: container.services,
         checkDatabase: container.checkDatabase,
+        metrics: { taskTotals: () => container.repos.tasks.totals() },
         publicUrl: config.publicUrl,
         version,
       });

@@ -51,6 +51,15 @@ describe('public routes', () => {
       'GET /api/v1/api_credentials',
       'GET /health',
       'GET /ready',
+      'GET /metrics',
+      'POST /api/v1/ingestion/{dataset_id}/data_files/{trans_id}',
+      'POST /api/v1/ingestion/{dataset_id}/process_files/{trans_id}',
+      'GET /api/v1/ingestion/{dataset_id}/data_files',
+      'PATCH /api/v1/dataset/{dataset_id}',
+      'DELETE /api/v1/dataset/{dataset_id}',
+      'GET /api/v1/dataset/{dataset_id}/media',
+      'GET /api/v1/dataset/{dataset_id}/media/{media_id}',
+      'GET /api/v1/dataset/{dataset_id}/media/{media_id}/{variant}',
     ]) {
       expect(documented).toContain(expected);
     }

@@ -129,6 +129,20 @@ describe('GET /api/v1/tasks', () => {
   });
 });
 
+describe('GET /metrics', () => {
+  it('exposes task totals and request latency for Prometheus, without a token', async () => {
+    await list(alice);
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(text).toContain('loupe_tasks{task_type="CUSTOM_METADATA",status="COMPLETED"} 23');
+    expect(text).toContain('loupe_tasks{task_type="ENRICHMENT",status="RUNNING"} 1');
+    expect(text).toMatch(/loupe_http_requests_total\{method="GET",route="\/api\/v1\/tasks",status="200"\} \d+/);
+    expect(text).toContain('loupe_process_resident_memory_bytes');
+  });
+});
+
 describe('GET /api/v1/tasks/filters', () => {
   it('lists the values present in the caller\'s tasks', async () => {
     const res = await server.api(bob.token, 'GET', '/api/v1/tasks/filters');

@@ -51,6 +51,15 @@ export class TasksRepo {
       max_attempts => ${JOB_MAX_ATTEMPTS}::int, job_key => ${taskId}::text, job_key_mode => 'replace')`.execute(trx);
   }
 
+  async totals(): Promise<Array<{ task_type: TaskType; status: TaskStatus; n: number }>> {
+    return this.db
+      .selectFrom('task_counts')
+      .select(['task_type', 'status'])
+      .select(sql<number>`sum(n)::int8`.as('n'))
+      .groupBy(['task_type', 'status'])
+      .execute();
+  }
+
   /** The type of an active task on the dataset (of `type` when given), or undefined when none runs. */
   async activeTaskType(trx: Db, datasetId: string, type?: TaskType): Promise<TaskType | undefined> {
     let q = trx.selectFrom('tasks').select('task_type').where('dataset_id', '=', datasetId).where('status', 'in', ACTIVE_STATUSES);
