@@ -52,6 +52,10 @@ export interface Container {
 
 /** The composition root: picks adapters from config and wires repos into services, once. */
 export async function createContainer(config: Config, log: Logger, owner: EmbeddedOwner): Promise<Container> {
+  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  // Uploads cut by a crash leave temp files; an hour old means no request is still writing them.
+  const staleTemp = await blobs.cleanTemp();
+  if (staleTemp > 0) log.info({ removed: staleTemp }, 'removed temp files left by interrupted uploads');
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, owner }, log);
   try {
     await installQueueSchema(database.pool);
@@ -63,7 +67,6 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const serverKey = loadServerKey(config.secretKey, config.dataDir);
   const keyBox = new KeyBox(serverKey);
 
-  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
 
   const tasksRepo = new TasksRepo(db);
   const datasetsRepo = new DatasetsRepo(db);
