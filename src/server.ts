@@ -31,6 +31,15 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.api_secret', '*.password'], censor: '[redacted]' },
+    serializers: {
+      // A signed media link is a credential for an hour: log the path, never the signature.
+      req: (req: { method: string; url: string; host?: string; ip?: string }) => ({
+        method: req.method,
+        url: req.url.replace(/([?&]signature=)[^&]*/, '$1[redacted]'),
+        host: req.host,
+        remoteAddress: req.ip,
+      }),
+    },
   });
 }
 
