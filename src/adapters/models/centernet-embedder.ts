@@ -1,0 +1,185 @@
+/**
+ * Image embedder built on the CenterNet (MobileNetV3 backbone, COCO-80) graph model that ships inside
+ * `@vladmandic/human`, run on `@tensorflow/tfjs` with the WebAssembly backend (fully offline: the wasm
+ * binaries and the weights are read from node_modules with `fs`, nothing is fetched).
+ *
+ * The embedding is the backbone's last feature map (`tower_0/extern1/hard_swish/mul_1`, 480 channels),
+ * global-average-pooled over height and width and L2-normalised.
+ *
+ * Input: float32 RGB in [0, 255], no mean/std normalisation. That is what human feeds this model:
+ * `src/image/image.ts` only casts the pixels to float32 (`tf.cast(pixels, 'float32')`, no division),
+ * and `src/object/centernet.ts` only resizes (`tf.image.resizeBilinear`) before `model.execute`.
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as tf from '@tensorflow/tfjs';
+import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { assertRgbImage, l2normalize, type Embedder, type RgbImage } from './embedder.js';
+
+export interface CenterNetEmbedderOptions {
+  /** Side of the square the image is resized to before inference (default 256; multiple of 32). */
+  inputSize?: number;
+  /**
+   * WebAssembly threads (default 1). Only read on the first load in a process (the backend is global), and
+   * only effective where tfjs detects multithreaded wasm support; under Node 20 it does not (measured:
+   * `WASM_HAS_MULTITHREAD_SUPPORT` is false, `getThreadsCount()` stays 1), so run one embedder per worker
+   * process/thread for parallelism instead.
+   */
+  threads?: number;
+  /** Override for the model.json path (default: `@vladmandic/human/models/centernet.json`). */
+  modelPath?: string;
+}
+
+export const CENTERNET_EMBEDDING_NODE = 'tower_0/extern1/hard_swish/mul_1';
+export const CENTERNET_EMBEDDING_DIMENSIONS = 480;
+const INPUT_NODE = 'tower_0/images';
+
+const require = createRequire(import.meta.url);
+
+/** Root folder of an installed package (found by walking up from its resolved entry point). */
+function packageRoot(name: string): string {
+  let dir = path.dirname(require.resolve(name));
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string };
+      if (parsed.name === name) return dir;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`cannot locate the root of package ${name}`);
+    dir = parent;
+  }
+}
+
+let backendReady: Promise<void> | undefined;
+
+/** Selects the wasm backend once per process, with its binaries loaded from the local package. */
+function initBackend(threads: number): Promise<void> {
+  backendReady ??= (async () => {
+    const wasmDist = path.join(packageRoot('@tensorflow/tfjs-backend-wasm'), 'dist') + path.sep;
+    setWasmPaths(wasmDist);
+    // Threaded wasm needs worker support that Node's emscripten glue does not reliably give; use the
+    // single-threaded SIMD build unless more threads were asked for.
+    if (threads > 1) setThreadsCount(threads);
+    else tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+    const ok = await tf.setBackend('wasm');
+    if (!ok) throw new Error('tfjs wasm backend failed to initialise');
+    await tf.ready();
+  })().catch((err: unknown) => {
+    backendReady = undefined;
+    throw err;
+  });
+  return backendReady;
+}
+
+interface GraphJson {
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+  signature?: { inputs?: Record<string, { tensorShape?: { dim?: { size: string }[] } }> };
+  modelTopology: { node: { name: string; op: string; attr?: { shape?: { shape?: { dim?: { size: string }[] } } } }[] };
+  weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
+}
+
+/** Makes the input placeholder's height and width dynamic (the converted graph pins them at 512). */
+function makeInputSizeDynamic(json: GraphJson): void {
+  const relax = (dims: { size: string }[] | undefined): void => {
+    if (dims && dims.length === 4) {
+      dims[1] = { size: '-1' };
+      dims[2] = { size: '-1' };
+    }
+  };
+  for (const node of json.modelTopology.node) {
+    if (node.op === 'Placeholder' && node.name === INPUT_NODE) relax(node.attr?.shape?.shape?.dim);
+  }
+  relax(json.signature?.inputs?.[INPUT_NODE]?.tensorShape?.dim);
+}
+
+/** Reads model.json and its weight shards from disk into an in-memory IO handler. */
+async function memoryHandler(modelJsonPath: string): Promise<tf.io.IOHandler> {
+  const json = JSON.parse(await readFile(modelJsonPath, 'utf8')) as GraphJson;
+  makeInputSizeDynamic(json);
+  const dir = path.dirname(modelJsonPath);
+  const weightSpecs: tf.io.WeightsManifestEntry[] = [];
+  const shards: Buffer[] = [];
+  for (const group of json.weightsManifest) {
+    weightSpecs.push(...group.weights);
+    for (const p of group.paths) shards.push(await readFile(path.join(dir, p)));
+  }
+  const all = Buffer.concat(shards);
+  const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+  const artifacts: tf.io.ModelArtifacts = {
+    modelTopology: json.modelTopology as unknown as tf.io.ModelArtifacts['modelTopology'],
+    weightSpecs,
+    weightData,
+    format: json.format,
+    generatedBy: json.generatedBy,
+    convertedBy: json.convertedBy,
+    signature: json.signature as object,
+  };
+  return { load: async () => artifacts };
+}
+
+/** Turns raw RGB into a [1, size, size, 3] float32 tensor in [0, 255] (box pre-shrink, then bilinear). */
+function preprocess(rgb: RgbImage, size: number): tf.Tensor4D {
+  const pixels = tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'int32');
+  let img: tf.Tensor4D = tf.expandDims(tf.cast(pixels, 'float32'), 0) as tf.Tensor4D;
+  // Bilinear resize without antialiasing aliases badly on large downscales; average whole blocks first
+  // so the final bilinear step shrinks by less than 2x.
+  const factor = Math.floor(Math.min(rgb.height, rgb.width) / size);
+  if (factor >= 2) img = tf.avgPool(img, factor, factor, 'valid');
+  if (img.shape[1] !== size || img.shape[2] !== size) {
+    img = tf.image.resizeBilinear(img, [size, size], false, true);
+  }
+  return img;
+}
+
+export async function loadCenterNetEmbedder(options: CenterNetEmbedderOptions = {}): Promise<Embedder> {
+  const inputSize = options.inputSize ?? 256;
+  if (!Number.isInteger(inputSize) || inputSize < 32 || inputSize % 32 !== 0) {
+    throw new RangeError(`inputSize must be a positive multiple of 32, got ${inputSize}`);
+  }
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
+  await initBackend(threads);
+
+  const modelPath = options.modelPath ?? path.join(packageRoot('@vladmandic/human'), 'models', 'centernet.json');
+  const model = await tf.loadGraphModel(await memoryHandler(modelPath));
+  let closed = false;
+
+  // Warm-up: the first execution compiles kernels and allocates; do it at load time.
+  tf.tidy(() => {
+    const out = model.execute(tf.zeros([1, inputSize, inputSize, 3]), CENTERNET_EMBEDDING_NODE) as tf.Tensor;
+    const channels = out.shape[out.shape.length - 1];
+    if (channels !== CENTERNET_EMBEDDING_DIMENSIONS) {
+      throw new Error(`unexpected embedding width ${channels} from ${CENTERNET_EMBEDDING_NODE}`);
+    }
+  });
+
+  return {
+    name: 'centernet-mbv3-gap',
+    version: `human-3/centernet@${inputSize}/v1`,
+    dimensions: CENTERNET_EMBEDDING_DIMENSIONS,
+    async embed(rgb: RgbImage): Promise<Float32Array> {
+      if (closed) throw new Error('embedder is closed');
+      assertRgbImage(rgb);
+      const pooled = tf.tidy(() => {
+        const features = model.execute(preprocess(rgb, inputSize), CENTERNET_EMBEDDING_NODE) as tf.Tensor;
+        // [1, H, W, C] -> [C]; already pooled outputs ([1, C]) pass through.
+        return features.rank === 4 ? tf.mean(features, [0, 1, 2]) : tf.reshape(features, [-1]);
+      });
+      try {
+        const data = await pooled.data();
+        return l2normalize(Float32Array.from(data as Float32Array));
+      } finally {
+        pooled.dispose();
+      }
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      model.dispose();
+    },
+  };
+}
