@@ -19,6 +19,10 @@ export interface Config {
   upload: { maxFileBytes: number; maxRequestBytes: number; maxFilesPerRequest: number };
   media: { concurrency: number; videoMaxFrames: number; videoFrameIntervalSeconds: number; sceneThreshold: number };
   blobGcGraceSeconds: number;
+  /** Side of the square input the image embedder runs at (a multiple of 32). */
+  embeddingInputSize: number;
+  /** Native threads for building the neighbour graph. */
+  indexThreads: number;
 }
 
 export class ConfigError extends Error {
@@ -109,7 +113,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
       sceneThreshold: 0.3,
     },
     blobGcGraceSeconds: integer('BLOB_GC_GRACE_SECONDS', 3600, 0, 31_536_000),
+    embeddingInputSize: integer('EMBEDDING_INPUT_SIZE', 256, 64, 1024),
+    indexThreads: integer('INDEX_THREADS', 2, 1, 64),
   };
+  if (config.embeddingInputSize % 32 !== 0) problems.push(`EMBEDDING_INPUT_SIZE must be a multiple of 32, got ${config.embeddingInputSize}`);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

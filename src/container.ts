@@ -28,6 +28,8 @@ import { TaskListRepo } from './modules/tasks/task-list.repo.js';
 import { TasksRepo } from './modules/tasks/tasks.repo.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
 import { VersionsRepo } from './modules/versions/versions.repo.js';
+import { IndexingRepo } from './modules/indexing/indexing.repo.js';
+import { centerNetIdentity } from './adapters/models/centernet-identity.js';
 
 /** The services the HTTP layer (and the CLI, in part) call. */
 export interface Services {
@@ -80,7 +82,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const blobGc = new BlobGcRepo(db);
   const ingestion = new IngestionService(db, ingestionRepo, datasets, tasksRepo, blobs, blobGc, config.upload);
   const media = new MediaService(mediaRepo, datasets, blobs, new UrlSigner(serverKey));
-  const images = new ImageWorkerPool(config.media.concurrency);
+  const images = new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const jobDeps: JobDeps = {
     db,
     blobs,
@@ -89,6 +91,10 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     ingestion: ingestionRepo,
     datasets: datasetsRepo,
     versions: new VersionsRepo(db),
+    indexing: new IndexingRepo(db),
+    blobGc,
+    embedding: centerNetIdentity(config.embeddingInputSize),
+    indexThreads: config.indexThreads,
     concurrency: config.media.concurrency,
     frames: {
       maxFrames: config.media.videoMaxFrames,

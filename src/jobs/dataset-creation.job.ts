@@ -1,11 +1,12 @@
 import type { DatasetsRepo } from '../modules/datasets/datasets.repo.js';
+import { type VersionIndexerDeps, indexVersion } from '../modules/indexing/version-indexer.js';
 import type { IngestionRepo } from '../modules/ingestion/ingestion.repo.js';
 import { type MediaProcessingDeps, processUploadFile } from '../modules/media/media-processing.js';
 import type { VersionsRepo } from '../modules/versions/versions.repo.js';
 import { forEachConcurrent } from './lib/concurrency.js';
 import type { JobDefinition, TaskContext } from './registry.js';
 
-export interface DatasetCreationDeps extends MediaProcessingDeps {
+export interface DatasetCreationDeps extends MediaProcessingDeps, VersionIndexerDeps {
   ingestion: IngestionRepo;
   datasets: DatasetsRepo;
   versions: VersionsRepo;
@@ -17,6 +18,8 @@ export interface CreationRun {
   ctx: TaskContext;
   deps: DatasetCreationDeps;
   transId: number;
+  /** The unsealed version the run fills; set by the index stage, made the head by the commit. */
+  versionId?: string;
 }
 
 /** One step of the creation pipeline; each must be safe to run again after a crash (it resumes). */
@@ -27,15 +30,15 @@ export interface CreationStage {
   run(run: CreationRun, progress: (fraction: number, message: string) => Promise<void>): Promise<void>;
 }
 
-/** Per-file decoding: facts, thumbnails, hashes, video frames; files already linked or failed are skipped. */
+/** Per-file work: facts, thumbnails, hashes, embeddings, video frames; files already linked or failed are skipped. */
 const mediaStage: CreationStage = {
   name: 'media',
-  weight: 1,
+  weight: 4,
   async run({ ctx, deps, transId }, progress) {
     const files = await deps.ingestion.files(ctx.datasetId, transId);
     const pending = files.filter((f) => f.media_id === null && f.error === null);
     let finished = files.length - pending.length;
-    const report = () => progress(files.length === 0 ? 1 : finished / files.length, `Processing media: ${finished} of ${files.length}`);
+    const report = () => progress(files.length === 0 ? 1 : finished / files.length, `Processing and embedding media: ${finished} of ${files.length}`);
     await report();
     await forEachConcurrent(
       pending,
@@ -50,8 +53,29 @@ const mediaStage: CreationStage = {
   },
 };
 
-/** The pipeline, in order: later capabilities (embeddings, neighbour graph, clusters) add an entry each. */
-export const CREATION_STAGES: readonly CreationStage[] = [mediaStage];
+/** The dataset-wide index over the new version: neighbour graph, clusters at every level, scores. */
+const indexStage: CreationStage = {
+  name: 'index',
+  weight: 1,
+  async run(run, progress) {
+    const { ctx, deps } = run;
+    const processed = await deps.ingestion.files(ctx.datasetId, run.transId);
+    if (!processed.some((f) => f.media_id !== null)) {
+      const failed = processed.filter((f) => f.error !== null);
+      const first = failed[0];
+      throw new Error(`No usable media: ${failed.length} file(s) could not be decoded${first ? ` (${first.file_name}: ${first.error})` : ''}`);
+    }
+    run.versionId = await deps.db.transaction().execute(async (trx) => {
+      const versionId = await deps.versions.forkForTask(trx, ctx.datasetId, ctx.taskId);
+      await deps.versions.addTransactionMedia(trx, versionId, ctx.datasetId, run.transId);
+      return versionId;
+    });
+    await indexVersion(deps, run.versionId, ctx.signal, progress);
+  },
+};
+
+/** The pipeline, in order. */
+export const CREATION_STAGES: readonly CreationStage[] = [mediaStage, indexStage];
 
 /**
  * DATASET_CREATION: run the stages over the transaction's uploads, then in the commit phase write the
@@ -74,16 +98,13 @@ export function datasetCreationJob(deps: DatasetCreationDeps, stages: readonly C
       const processed = await deps.ingestion.files(ctx.datasetId, run.transId);
       const usable = processed.filter((f) => f.media_id !== null).length;
       const failed = processed.filter((f) => f.error !== null);
-      if (usable === 0) {
-        const first = failed[0];
-        throw new Error(`No usable media: ${failed.length} file(s) could not be decoded${first ? ` (${first.file_name}: ${first.error})` : ''}`);
-      }
+      const versionId = run.versionId;
+      if (!versionId) throw new Error('the pipeline ended without a version to commit');
 
       await ctx.commit(
         async (trx) => {
-          const versionId = await deps.versions.fork(trx, ctx.datasetId);
-          await deps.versions.addTransactionMedia(trx, versionId, ctx.datasetId, run.transId);
           await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId));
+          await deps.indexing.setEmbeddingConfig(trx, ctx.datasetId, deps.embedding);
           await deps.ingestion.setTransactionStatus(trx, ctx.datasetId, run.transId, 'PROCESSED');
         },
         failed.length > 0 ? `Dataset created: ${usable} file(s) processed, ${failed.length} could not be decoded` : `Dataset created: ${usable} file(s) processed`,

@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as m0001 from './migrations/0001-platform.js';
 import * as m0002 from './migrations/0002-task-counts.js';
 import * as m0003 from './migrations/0003-media.js';
+import * as m0004 from './migrations/0004-indexing.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-platform': m0001,
   '0002-task-counts': m0002,
   '0003-media': m0003,
+  '0004-indexing': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

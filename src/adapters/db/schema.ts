@@ -41,7 +41,15 @@ export interface DatasetsTable {
   source_dataset_id: string | null;
   snapshots_enabled: Generated<boolean>;
   head_version_id: Generated<string | null>;
+  embedding_config: ColumnType<EmbeddingConfig | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
+}
+
+/** Which embedder indexed a dataset; media added later must be embedded the same way. */
+export interface EmbeddingConfig {
+  model: string;
+  version: string;
+  dimensions: number;
 }
 
 export interface DatasetAccessTable {
@@ -129,7 +137,15 @@ export interface MediaTable {
   blur: number | null;
   brightness: number | null;
   quality_flags: Generated<string[]>;
+  search_text: ColumnType<string, never, never>;
   created_at: Generated<Date>;
+}
+
+export interface MediaEmbeddingsTable {
+  media_id: string;
+  /** `name@version` of the embedder. */
+  model: string;
+  vector: Buffer;
 }
 
 export interface VersionsTable {
@@ -137,12 +153,45 @@ export interface VersionsTable {
   dataset_id: string;
   parent_id: string | null;
   sealed: Generated<boolean>;
+  task_id: string | null;
   created_at: Generated<Date>;
 }
 
 export interface VersionMediaTable {
   version_id: string;
   media_id: string;
+  /** Position of the media's vector in the version's ANN index. */
+  ordinal: number | null;
+  cluster_l0: string | null;
+  cluster_l1: string | null;
+  cluster_l2: string | null;
+  cluster_l3: string | null;
+  cluster_l4: string | null;
+  uniqueness_score: number | null;
+  nn_similarity: number | null;
+  is_outlier: Generated<boolean>;
+  duplicate_group: string | null;
+}
+
+export interface VersionIndexesTable {
+  version_id: string;
+  model: string;
+  dimensions: number;
+  item_count: number;
+  mean: Buffer;
+  ann_blob_hash: string | null;
+  params: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Generated<Date>;
+}
+
+export interface SimilarityAnchorsTable {
+  id: Generated<string>;
+  dataset_id: string;
+  model: string;
+  vector: Buffer;
+  file_name: string;
+  created_by: string;
+  created_at: Generated<Date>;
 }
 
 export interface BlobGcCandidatesTable {
@@ -164,6 +213,9 @@ export interface Database {
   media: MediaTable;
   versions: VersionsTable;
   version_media: VersionMediaTable;
+  media_embeddings: MediaEmbeddingsTable;
+  version_indexes: VersionIndexesTable;
+  similarity_anchors: SimilarityAnchorsTable;
   blob_gc_candidates: BlobGcCandidatesTable;
 }
 

@@ -1,23 +1,61 @@
-import type { MessagePort } from 'node:worker_threads';
-import { type ImageAnalysis, analyzeImage } from './image.js';
+import { type MessagePort, workerData } from 'node:worker_threads';
+import { loadCenterNetEmbedder } from '../models/centernet-embedder.js';
+import type { Embedder } from '../models/embedder.js';
+import { type CropBox, type ImageAnalysis, type MediaEmbedding, analyzeImage, embedImageFile } from './image.js';
 
-export interface AnalyzeRequest {
-  id: number;
-  filePath: string;
-  format: string;
+export interface ImageWorkerOptions {
+  /** Side of the embedder's input; null runs no embedder (analysis then carries no embedding). */
+  embeddingInputSize: number | null;
 }
 
-export type AnalyzeReply = { id: number; ok: true; result: ImageAnalysis } | { id: number; ok: false; name: string; message: string };
+export type ImageWorkerRequest =
+  | { id: number; op: 'analyze'; filePath: string; format: string }
+  | { id: number; op: 'embed'; filePath: string; format: string; crop: CropBox | null };
 
-/** Answers analysis requests on the worker's port; buffers are moved, not copied. */
+export type ImageWorkerReply =
+  | { id: number; ok: true; op: 'analyze'; result: ImageAnalysis }
+  | { id: number; ok: true; op: 'embed'; result: MediaEmbedding }
+  | { id: number; ok: false; name: string; message: string };
+
+let embedder: Promise<Embedder> | undefined;
+
+/** The model loads on the first request that needs it, once per worker thread (tfjs state is per thread). */
+function theEmbedder(options: ImageWorkerOptions): Promise<Embedder> | undefined {
+  if (options.embeddingInputSize === null) return undefined;
+  embedder ??= loadCenterNetEmbedder({ inputSize: options.embeddingInputSize }).catch((err: unknown) => {
+    embedder = undefined;
+    throw err;
+  });
+  return embedder;
+}
+
+async function handle(request: ImageWorkerRequest, options: ImageWorkerOptions): Promise<ImageWorkerReply> {
+  const model = await theEmbedder(options);
+  if (request.op === 'analyze') {
+    return { id: request.id, ok: true, op: 'analyze', result: await analyzeImage(request.filePath, request.format, undefined, model) };
+  }
+  if (!model) throw new Error('no embedder is configured');
+  return { id: request.id, ok: true, op: 'embed', result: await embedImageFile(request.filePath, request.format, model, request.crop ?? undefined) };
+}
+
+function transferables(reply: ImageWorkerReply): ArrayBuffer[] {
+  if (!reply.ok) return [];
+  if (reply.op === 'embed') return [reply.result.vector.buffer as ArrayBuffer];
+  const buffers = [reply.result.thumbnail.buffer, reply.result.preview.buffer] as ArrayBuffer[];
+  if (reply.result.embedding) buffers.push(reply.result.embedding.vector.buffer as ArrayBuffer);
+  return buffers;
+}
+
+/** Answers requests on the worker's port; buffers are moved, not copied. */
 export function serve(port: MessagePort | null): void {
   if (!port) throw new Error('image worker started outside a worker thread');
-  port.on('message', (request: AnalyzeRequest) => {
-    analyzeImage(request.filePath, request.format).then(
-      (result) => port.postMessage({ id: request.id, ok: true, result } satisfies AnalyzeReply, [result.thumbnail.buffer, result.preview.buffer] as ArrayBuffer[]),
+  const options = (workerData ?? { embeddingInputSize: null }) as ImageWorkerOptions;
+  port.on('message', (request: ImageWorkerRequest) => {
+    handle(request, options).then(
+      (reply) => port.postMessage(reply, transferables(reply)),
       (err: unknown) => {
         const error = err instanceof Error ? err : new Error(String(err));
-        port.postMessage({ id: request.id, ok: false, name: error.name, message: error.message } satisfies AnalyzeReply);
+        port.postMessage({ id: request.id, ok: false, name: error.name, message: error.message } satisfies ImageWorkerReply);
       },
     );
   });

@@ -1,11 +1,13 @@
 import { Worker } from 'node:worker_threads';
-import { type ImageAnalysis, ImageDecodeError } from './image.js';
-import type { AnalyzeReply } from './image-worker-serve.js';
+import { type CropBox, type ImageAnalysis, ImageDecodeError, type MediaEmbedding } from './image.js';
+import type { ImageWorkerOptions, ImageWorkerReply, ImageWorkerRequest } from './image-worker-serve.js';
 
 interface Pending {
-  resolve: (analysis: ImageAnalysis) => void;
+  resolve: (reply: ImageWorkerReply & { ok: true }) => void;
   reject: (err: Error) => void;
 }
+
+type Request = ImageWorkerRequest extends infer R ? (R extends ImageWorkerRequest ? Omit<R, 'id'> : never) : never;
 
 /**
  * Image analysis on worker threads: decoding is mostly in libvips threads already, but HEIC (wasm),
@@ -18,14 +20,30 @@ export class ImageWorkerPool {
   private turn = 0;
   private closed = false;
 
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    private readonly options: ImageWorkerOptions = { embeddingInputSize: null },
+  ) {}
 
-  analyze(filePath: string, format: string, signal?: AbortSignal): Promise<ImageAnalysis> {
+  async analyze(filePath: string, format: string, signal?: AbortSignal): Promise<ImageAnalysis> {
+    const reply = await this.request({ op: 'analyze', filePath, format }, signal);
+    if (reply.op !== 'analyze') throw new Error(`unexpected ${reply.op} reply`);
+    return { ...reply.result, thumbnail: Buffer.from(reply.result.thumbnail), preview: Buffer.from(reply.result.preview) };
+  }
+
+  /** The embedding of an image file (or of a region of it), by the same model that indexes datasets. */
+  async embed(filePath: string, format: string, crop?: CropBox, signal?: AbortSignal): Promise<MediaEmbedding> {
+    const reply = await this.request({ op: 'embed', filePath, format, crop: crop ?? null }, signal);
+    if (reply.op !== 'embed') throw new Error(`unexpected ${reply.op} reply`);
+    return reply.result;
+  }
+
+  private request(request: Request, signal?: AbortSignal): Promise<ImageWorkerReply & { ok: true }> {
     if (signal?.aborted) return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
     if (this.closed) return Promise.reject(new Error('image worker pool is closed'));
     const slot = this.slot();
     const id = this.nextId++;
-    return new Promise<ImageAnalysis>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const onAbort = () => {
         slot.pending.delete(id);
         if (slot.pending.size === 0) slot.worker.unref();
@@ -40,7 +58,7 @@ export class ImageWorkerPool {
       };
       slot.pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
       slot.worker.ref();
-      slot.worker.postMessage({ id, filePath, format });
+      slot.worker.postMessage({ id, ...request } as ImageWorkerRequest);
     });
   }
 
@@ -57,13 +75,13 @@ export class ImageWorkerPool {
   }
 
   private spawn() {
-    const worker = new Worker(new URL('./image-worker.mjs', import.meta.url), { execArgv: [] });
+    const worker = new Worker(new URL('./image-worker.mjs', import.meta.url), { execArgv: [], workerData: this.options });
     const slot = { worker, pending: new Map<number, Pending>() };
-    worker.on('message', (reply: AnalyzeReply) => {
+    worker.on('message', (reply: ImageWorkerReply) => {
       const pending = slot.pending.get(reply.id);
       if (!pending) return;
       slot.pending.delete(reply.id);
-      if (reply.ok) pending.resolve({ ...reply.result, thumbnail: Buffer.from(reply.result.thumbnail), preview: Buffer.from(reply.result.preview) });
+      if (reply.ok) pending.resolve(reply);
       else pending.reject(reply.name === 'ImageDecodeError' ? new ImageDecodeError(reply.message) : Object.assign(new Error(reply.message), { name: reply.name }));
     });
     const fail = (err: Error) => {

@@ -1,10 +1,13 @@
 import sharp, { type ResizeOptions, type Sharp } from 'sharp';
-import { decodeImage } from './decode.js';
+import type { Embedder } from '../models/embedder.js';
+import { type DecodedImage, decodeImage } from './decode.js';
 import { parseExif, type ImageExif } from './exif.js';
 import { measureQuality, QUALITY_SIDE, type ImageFlag, type ImageQuality } from './image-quality.js';
 import { PHASH_INPUT_SIZE, phashFromGray } from './phash.js';
 
-export { ImageDecodeError } from './decode.js';
+import { ImageDecodeError } from './decode.js';
+
+export { ImageDecodeError };
 export { hammingDistance } from './phash.js';
 export { QUALITY_THRESHOLDS } from './image-quality.js';
 export type { ImageExif } from './exif.js';
@@ -28,6 +31,22 @@ export interface ImageAnalysis {
   /** Mean luma, 0..255. */
   brightness: number;
   flags: ImageFlag[];
+  /** Present when an embedder was given. */
+  embedding: MediaEmbedding | null;
+}
+
+export interface MediaEmbedding {
+  /** `name@version` of the embedder, the key under which vectors are comparable. */
+  model: string;
+  vector: Float32Array;
+}
+
+/** A region of the displayed (oriented) image in its own pixels. */
+export interface CropBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
 }
 
 export const THUMBNAIL_SIDE = 256;
@@ -37,17 +56,18 @@ export const PREVIEW_SIDE = 1024;
  * Decodes the image once (oriented, at preview size) and derives thumbnail, preview, hash and quality from
  * those pixels. Throws ImageDecodeError for corrupt or unsupported files, and the signal's reason when aborted.
  */
-export async function analyzeImage(filePath: string, format: string, signal?: AbortSignal): Promise<ImageAnalysis> {
+export async function analyzeImage(filePath: string, format: string, signal?: AbortSignal, embedder?: Embedder): Promise<ImageAnalysis> {
   signal?.throwIfAborted();
   const decoded = await decodeImage(filePath, format, PREVIEW_SIDE, signal);
   signal?.throwIfAborted();
 
   const pixels = sharp(decoded.pixels, { raw: decoded.raw });
-  const [thumbnail, preview, gray] = await Promise.all([
+  const [thumbnail, preview, gray, embedding] = await Promise.all([
     pixels.clone().resize(box(THUMBNAIL_SIDE)).webp({ quality: 75 }).toBuffer(),
     // effort 2 halves the encode time of effort 4 for about 4% more bytes
     pixels.clone().webp({ quality: 75, effort: 2 }).toBuffer(),
     grayMeasures(pixels.clone()),
+    embedder ? embedPixels(embedder, pixels.clone()) : null,
   ]);
   signal?.throwIfAborted();
 
@@ -60,7 +80,34 @@ export async function analyzeImage(filePath: string, format: string, signal?: Ab
     preview,
     phash: gray.phash,
     ...gray.quality,
+    embedding,
   };
+}
+
+/** Embeds an image file, or the `crop` of it (in displayed pixels), for a similarity search. */
+export async function embedImageFile(filePath: string, format: string, embedder: Embedder, crop?: CropBox, signal?: AbortSignal): Promise<MediaEmbedding> {
+  const decoded = await decodeImage(filePath, format, PREVIEW_SIDE, signal);
+  const pixels = sharp(decoded.pixels, { raw: decoded.raw });
+  return embedPixels(embedder, crop ? pixels.extract(scaledCrop(crop, decoded)) : pixels);
+}
+
+/** The crop in the decoded (downscaled) pixels, clipped to the image; an empty region is a decode error. */
+function scaledCrop(crop: CropBox, decoded: DecodedImage) {
+  const scale = decoded.raw.width / decoded.width;
+  const left = Math.max(0, Math.floor(crop.left * scale));
+  const top = Math.max(0, Math.floor(crop.top * scale));
+  const width = Math.min(decoded.raw.width - left, Math.ceil(crop.width * scale));
+  const height = Math.min(decoded.raw.height - top, Math.ceil(crop.height * scale));
+  if (!(width > 0 && height > 0)) throw new ImageDecodeError(`bounding box ${crop.left},${crop.top},${crop.width},${crop.height} lies outside the ${decoded.width}×${decoded.height} image`);
+  return { left, top, width, height };
+}
+
+/** The embedder sees the whole picture squeezed to its square input, as RGB on white. */
+async function embedPixels(embedder: Embedder, pixels: Sharp): Promise<MediaEmbedding> {
+  const side = embedder.inputSize;
+  const rgb = await pixels.flatten({ background: '#ffffff' }).resize(side, side, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+  const vector = await embedder.embed({ data: rgb, width: side, height: side });
+  return { model: `${embedder.name}@${embedder.version}`, vector };
 }
 
 /** Blur and brightness on a grayscale downscale, and the hash from a further downscale of that same gray image. */

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { CENTERNET_EMBEDDING_DIMENSIONS, centerNetIdentity } from './centernet-identity.js';
 import { assertRgbImage, l2normalize, type Embedder, type RgbImage } from './embedder.js';
 
 export interface CenterNetEmbedderOptions {
@@ -32,8 +33,8 @@ export interface CenterNetEmbedderOptions {
   modelPath?: string;
 }
 
+export { CENTERNET_EMBEDDING_DIMENSIONS };
 export const CENTERNET_EMBEDDING_NODE = 'tower_0/extern1/hard_swish/mul_1';
-export const CENTERNET_EMBEDDING_DIMENSIONS = 480;
 const INPUT_NODE = 'tower_0/images';
 
 const require = createRequire(import.meta.url);
@@ -158,9 +159,10 @@ export async function loadCenterNetEmbedder(options: CenterNetEmbedderOptions = 
   });
 
   return {
-    name: 'centernet-mbv3-gap',
-    version: `human-3/centernet@${inputSize}/v1`,
+    name: centerNetIdentity(inputSize).model,
+    version: centerNetIdentity(inputSize).version,
     dimensions: CENTERNET_EMBEDDING_DIMENSIONS,
+    inputSize,
     async embed(rgb: RgbImage): Promise<Float32Array> {
       if (closed) throw new Error('embedder is closed');
       assertRgbImage(rgb);

@@ -11,6 +11,8 @@ export interface Embedder {
   readonly name: string;
   /** Version string; changes whenever vectors stop being comparable with earlier ones. */
   readonly version: string;
+  /** Side of the square RGB input the model works at; callers may resize to it beforehand. */
+  readonly inputSize: number;
   /** Length of every vector returned by `embed`. */
   readonly dimensions: number;
   /** Embeds one image; the result has unit L2 norm (or is all zeros for a degenerate input). */

@@ -18,6 +18,9 @@ export class DatasetRemovalRepo {
         join media m on m.id = vm.media_id,
         unnest(array[m.blob_hash, m.thumb_hash, m.preview_hash]) h
       where v.dataset_id = ${datasetId}::uuid and h is not null
+      union
+      select i.ann_blob_hash from versions v join version_indexes i on i.version_id = v.id
+      where v.dataset_id = ${datasetId}::uuid and i.ann_blob_hash is not null
       on conflict (hash) do update set queued_at = now()`.execute(trx);
     await trx.deleteFrom('datasets').where('id', '=', datasetId).execute();
     await sql`delete from media m

@@ -60,10 +60,17 @@ async function imageFacts(deps: MediaProcessingDeps, analysis: ImageAnalysis) {
   };
 }
 
+async function insertWithEmbedding(deps: MediaProcessingDeps, trx: Db, media: NewMedia, analysis: ImageAnalysis): Promise<string> {
+  const id = await deps.media.insert(trx, media);
+  if (analysis.embedding) await deps.media.insertEmbedding(trx, id, analysis.embedding);
+  return id;
+}
+
 async function processImage(deps: MediaProcessingDeps, file: UploadFileRow, filePath: string, signal: AbortSignal) {
-  const facts = await imageFacts(deps, await deps.images.analyze(filePath, file.format, signal));
+  const analysis = await deps.images.analyze(filePath, file.format, signal);
+  const facts = await imageFacts(deps, analysis);
   await deps.db.transaction().execute(async (trx) => {
-    const id = await deps.media.insert(trx, { ...original(file), media_type: 'IMAGE', duration_seconds: null, ...facts });
+    const id = await insertWithEmbedding(deps, trx, { ...original(file), media_type: 'IMAGE', duration_seconds: null, ...facts }, analysis);
     await deps.ingestion.linkMedia(trx, file.id, id);
   });
 }
@@ -73,11 +80,12 @@ async function processVideo(deps: MediaProcessingDeps, file: UploadFileRow, file
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'loupe-frames-'));
   try {
     const frames = await extractFrames(filePath, dir, deps.frames, signal);
-    const rows: Array<{ timestamp: number; blob: { hash: string; size: number }; facts: Awaited<ReturnType<typeof imageFacts>> }> = [];
+    const rows: Array<{ timestamp: number; blob: { hash: string; size: number }; analysis: ImageAnalysis; facts: Awaited<ReturnType<typeof imageFacts>> }> = [];
     for (const frame of frames) {
       signal.throwIfAborted();
-      const facts = await imageFacts(deps, await deps.images.analyze(frame.path, 'jpeg', signal));
-      rows.push({ timestamp: frame.timestampSeconds, blob: await deps.blobs.putBuffer(await fs.readFile(frame.path)), facts });
+      const analysis = await deps.images.analyze(frame.path, 'jpeg', signal);
+      const facts = await imageFacts(deps, analysis);
+      rows.push({ timestamp: frame.timestampSeconds, blob: await deps.blobs.putBuffer(await fs.readFile(frame.path)), analysis, facts });
     }
     const cover = rows[0]?.facts;
     await deps.db.transaction().execute(async (trx) => {
@@ -95,7 +103,7 @@ async function processVideo(deps: MediaProcessingDeps, file: UploadFileRow, file
         brightness: null,
       });
       for (const [i, row] of rows.entries()) {
-        await deps.media.insert(trx, {
+        await insertWithEmbedding(deps, trx, {
           blob_hash: row.blob.hash,
           media_type: 'VIDEO_FRAME',
           parent_media_id: videoId,
@@ -106,7 +114,7 @@ async function processVideo(deps: MediaProcessingDeps, file: UploadFileRow, file
           size: row.blob.size,
           duration_seconds: null,
           ...row.facts,
-        });
+        }, row.analysis);
       }
       await deps.ingestion.linkMedia(trx, file.id, videoId);
     });

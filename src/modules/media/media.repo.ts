@@ -1,5 +1,7 @@
 import type { Db } from '../../adapters/db/database.js';
 import type { NewMedia } from '../../adapters/db/schema.js';
+import type { MediaEmbedding } from '../../adapters/media/image.js';
+import { vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
 
 export class MediaRepo {
   constructor(private readonly db: Db) {}
@@ -7,6 +9,14 @@ export class MediaRepo {
   async insert(trx: Db, media: NewMedia): Promise<string> {
     const { id } = await trx.insertInto('media').values(media).returning('id').executeTakeFirstOrThrow();
     return id;
+  }
+
+  async insertEmbedding(trx: Db, mediaId: string, embedding: MediaEmbedding): Promise<void> {
+    await trx
+      .insertInto('media_embeddings')
+      .values({ media_id: mediaId, model: embedding.model, vector: vectorToBytes(embedding.vector) })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 
   /** A media item as the dataset's head version sees it; undefined when it is not part of it. */

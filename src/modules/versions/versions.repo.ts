@@ -10,17 +10,29 @@ export interface VersionCounts {
 export class VersionsRepo {
   constructor(private readonly db: Db) {}
 
+  /**
+   * The unsealed version a task writes its change into: forked from the head on the task's first run,
+   * found again on a rerun so the work resumes instead of starting a second copy.
+   */
+  async forkForTask(trx: Db, datasetId: string, taskId: string): Promise<string> {
+    const existing = await trx.selectFrom('versions').select('id').where('task_id', '=', taskId).executeTakeFirst();
+    return existing ? existing.id : this.fork(trx, datasetId, taskId);
+  }
+
   /** A new unsealed version holding everything the current head holds. */
-  async fork(trx: Db, datasetId: string): Promise<string> {
+  async fork(trx: Db, datasetId: string, taskId: string | null = null): Promise<string> {
     const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
     const { id } = await trx
       .insertInto('versions')
-      .values({ dataset_id: datasetId, parent_id: head.head_version_id })
+      .values({ dataset_id: datasetId, parent_id: head.head_version_id, task_id: taskId })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (head.head_version_id) {
-      await sql`insert into version_media (version_id, media_id)
-        select ${id}::uuid, media_id from version_media where version_id = ${head.head_version_id}::uuid`.execute(trx);
+      await sql`insert into version_media (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
+          uniqueness_score, nn_similarity, is_outlier, duplicate_group)
+        select ${id}::uuid, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
+          uniqueness_score, nn_similarity, is_outlier, duplicate_group
+        from version_media where version_id = ${head.head_version_id}::uuid`.execute(trx);
     }
     return id;
   }

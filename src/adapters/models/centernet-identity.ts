@@ -1,0 +1,6 @@
+export const CENTERNET_EMBEDDING_DIMENSIONS = 480;
+
+/** What the embedder at `inputSize` records as its identity (kept apart from the model so the API need not load tfjs). */
+export function centerNetIdentity(inputSize: number): { model: string; version: string; dimensions: number } {
+  return { model: 'centernet-mbv3-gap', version: `human-3/centernet@${inputSize}/v1`, dimensions: CENTERNET_EMBEDDING_DIMENSIONS };
+}

@@ -1,0 +1,126 @@
+import {
+  CLUSTER_LEVELS,
+  type ClusterLevelRule,
+  DEFAULT_LEVEL_RULES,
+  PHASH_MAX_DISTANCE,
+  clusterLevels,
+  nearestSimilarity,
+  outlierFlags,
+  uniquenessScores,
+  type NeighbourGraph,
+} from '../../core/clustering.js';
+import { EXACT_GRAPH_LIMIT, VectorIndex, exactGraph } from '../../adapters/vectors/usearch-index.js';
+
+export const NEIGHBOURS_K = 10;
+
+export interface IndexInput {
+  /** n unit vectors, row after row. */
+  vectors: Float32Array;
+  dimensions: number;
+  /** 64-bit perceptual hashes (16 hex digits) per item, null where there is none. */
+  phashes: Array<string | null>;
+  /** A mean learned elsewhere that steadies centring on small datasets, and its weight in items. */
+  prior: { mean: Float32Array; weight: number } | null;
+  threads: number;
+  /** Where to save the ANN index for similarity search; null skips it. */
+  indexPath: string | null;
+  rules?: readonly ClusterLevelRule[];
+}
+
+export interface IndexOutput {
+  mean: Float32Array;
+  /** One array per level: each item's cluster label (the smallest item index in its cluster). */
+  levels: Int32Array[];
+  nearest: Float32Array;
+  uniqueness: Float32Array;
+  outliers: Uint8Array;
+  exact: boolean;
+  seconds: { graph: number; clusters: number };
+}
+
+/**
+ * Everything the index of a version needs, from its vectors: centre on the (prior-weighted) mean,
+ * a k-NN graph (exact when small), clusters at every level with perceptual-hash matches joining
+ * level 0, then scores. CPU-bound; the service runs it on a worker thread.
+ */
+export function computeIndex(input: IndexInput): IndexOutput {
+  const { dimensions: d, threads } = input;
+  const n = input.vectors.length / d;
+  const mean = centre(input.vectors, d, input.prior);
+
+  let t = performance.now();
+  const exact = n <= EXACT_GRAPH_LIMIT;
+  let graph: NeighbourGraph;
+  if (exact) {
+    graph = exactGraph(input.vectors, d, NEIGHBOURS_K, threads);
+    if (input.indexPath) VectorIndex.build(input.vectors, d, threads).save(input.indexPath);
+  } else {
+    const index = VectorIndex.build(input.vectors, d, threads);
+    graph = index.graph(input.vectors, NEIGHBOURS_K, threads);
+    if (input.indexPath) index.save(input.indexPath);
+  }
+  const graphSeconds = (performance.now() - t) / 1000;
+
+  t = performance.now();
+  const levels = clusterLevels(graph, input.rules ?? DEFAULT_LEVEL_RULES, phashPairs(graph, input.phashes));
+  if (levels.length !== CLUSTER_LEVELS) throw new Error(`expected ${CLUSTER_LEVELS} cluster levels, got ${levels.length}`);
+  const nearest = nearestSimilarity(graph);
+  const output = { mean, levels, nearest, uniqueness: uniquenessScores(nearest), outliers: outlierFlags(nearest), exact };
+  return { ...output, seconds: { graph: graphSeconds, clusters: (performance.now() - t) / 1000 } };
+}
+
+/**
+ * Subtracts the mean from every vector and re-normalises, in place: the backbone's features share a large
+ * common component that makes unrelated photos look alike until it is removed. Returns the mean used.
+ */
+export function centre(vectors: Float32Array, d: number, prior: IndexInput['prior']): Float32Array {
+  const n = vectors.length / d;
+  const sum = new Float64Array(d);
+  for (let i = 0; i < n; i++) for (let x = 0; x < d; x++) sum[x] = sum[x]! + vectors[i * d + x]!;
+  const weight = prior?.weight ?? 0;
+  const mean = new Float32Array(d);
+  if (n + weight > 0) for (let x = 0; x < d; x++) mean[x] = (sum[x]! + weight * (prior?.mean[x] ?? 0)) / (n + weight);
+  for (let i = 0; i < n; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), mean);
+  return mean;
+}
+
+/** Centres one vector on `mean` and re-normalises it, in place (a query is treated like an indexed item). */
+export function centreOne(v: Float32Array, mean: Float32Array): Float32Array {
+  let norm = 0;
+  for (let x = 0; x < v.length; x++) {
+    v[x] = v[x]! - mean[x]!;
+    norm += v[x]! * v[x]!;
+  }
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let x = 0; x < v.length; x++) v[x] = v[x]! / norm;
+  return v;
+}
+
+/** Pairs of graph neighbours, or items with equal hashes, whose perceptual hashes nearly match. */
+function phashPairs(graph: NeighbourGraph, phashes: Array<string | null>): Int32Array {
+  const hashes = phashes.map((h) => (h ? BigInt(`0x${h}`) : null));
+  const pairs: number[] = [];
+  const firstWithHash = new Map<bigint, number>();
+  for (let i = 0; i < graph.n; i++) {
+    const hi = hashes[i];
+    if (hi === null || hi === undefined) continue;
+    const first = firstWithHash.get(hi);
+    if (first === undefined) firstWithHash.set(hi, i);
+    else pairs.push(first, i);
+    for (let j = 0; j < graph.k; j++) {
+      const other = graph.neighbours[i * graph.k + j]!;
+      const ho = other >= 0 ? hashes[other] : null;
+      if (ho !== null && ho !== undefined && popcount(hi ^ ho) <= PHASH_MAX_DISTANCE) pairs.push(i, other);
+    }
+  }
+  return Int32Array.from(pairs);
+}
+
+function popcount(x: bigint): number {
+  let count = 0;
+  while (x > 0n) {
+    x &= x - 1n;
+    count++;
+  }
+  return count;
+}

@@ -1,0 +1,12 @@
+// Worker thread entry for computeIndex: loads the TypeScript through tsx, like the image workers.
+import { parentPort, workerData } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
+
+register();
+const { computeIndex } = await import('./compute-index.ts');
+try {
+  const output = computeIndex(workerData);
+  parentPort.postMessage({ ok: true, output }, [output.mean.buffer, output.nearest.buffer, output.uniqueness.buffer, output.outliers.buffer, ...output.levels.map((l) => l.buffer)]);
+} catch (err) {
+  parentPort.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) });
+}

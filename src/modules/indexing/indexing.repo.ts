@@ -1,0 +1,117 @@
+import { sql } from 'kysely';
+import type { Db } from '../../adapters/db/database.js';
+import type { EmbeddingConfig } from '../../adapters/db/schema.js';
+import { bytesInto, vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
+
+export interface VersionVectors {
+  mediaIds: string[];
+  phashes: Array<string | null>;
+  vectors: Float32Array;
+}
+
+/** One row of index results for a media item of a version. */
+export interface IndexResultRows {
+  mediaIds: string[];
+  ordinals: number[];
+  clusters: string[][]; // [level][item]
+  uniqueness: number[];
+  nearest: Array<number | null>;
+  outliers: boolean[];
+  duplicateGroups: Array<string | null>;
+}
+
+const PAGE = 5000;
+
+/** Reads a version's vectors and writes its index: clusters and scores on version_media, the rest in version_indexes. */
+export class IndexingRepo {
+  constructor(private readonly db: Db) {}
+
+  async countEmbedded(versionId: string, model: string): Promise<number> {
+    const row = await sql<{ n: string }>`select count(*) as n from version_media vm
+      join media_embeddings e on e.media_id = vm.media_id and e.model = ${model}
+      where vm.version_id = ${versionId}::uuid`.execute(this.db);
+    return Number(row.rows[0]?.n ?? 0);
+  }
+
+  /** The version's embedded media in media-id order (their ordinals), paged by key so memory holds only the vectors. */
+  async loadVectors(versionId: string, model: string, dimensions: number, onPage: (loaded: number) => Promise<void>, signal: AbortSignal): Promise<VersionVectors> {
+    const total = await this.countEmbedded(versionId, model);
+    const vectors = new Float32Array(total * dimensions);
+    const mediaIds: string[] = [];
+    const phashes: Array<string | null> = [];
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      signal.throwIfAborted();
+      const page = await sql<{ media_id: string; phash: string | null; vector: Buffer }>`
+        select vm.media_id, m.phash, e.vector from version_media vm
+        join media_embeddings e on e.media_id = vm.media_id and e.model = ${model}
+        join media m on m.id = vm.media_id
+        where vm.version_id = ${versionId}::uuid and vm.media_id > ${after}::uuid
+        order by vm.media_id limit ${PAGE}`.execute(this.db);
+      for (const row of page.rows) {
+        if (mediaIds.length >= total || row.vector.byteLength !== dimensions * 4) throw new Error(`embedding of ${row.media_id} does not have ${dimensions} dimensions`);
+        bytesInto(row.vector, vectors, mediaIds.length * dimensions);
+        mediaIds.push(row.media_id);
+        phashes.push(row.phash);
+      }
+      await onPage(mediaIds.length);
+      if (page.rows.length < PAGE) break;
+      after = page.rows[page.rows.length - 1]!.media_id;
+    }
+    return { mediaIds, phashes, vectors: mediaIds.length === total ? vectors : vectors.slice(0, mediaIds.length * dimensions) };
+  }
+
+  /** Writes a slice of results; rows are updated in place in the (unsealed) version. */
+  async writeResults(trx: Db, versionId: string, rows: IndexResultRows): Promise<void> {
+    const [l0, l1, l2, l3, l4] = rows.clusters;
+    await sql`update version_media vm set
+        ordinal = r.ordinal, cluster_l0 = r.l0, cluster_l1 = r.l1, cluster_l2 = r.l2, cluster_l3 = r.l3, cluster_l4 = r.l4,
+        uniqueness_score = r.uniqueness, nn_similarity = r.nearest, is_outlier = r.outlier, duplicate_group = r.dup
+      from unnest(${rows.mediaIds}::uuid[], ${rows.ordinals}::int[], ${l0}::uuid[], ${l1}::uuid[], ${l2}::uuid[], ${l3}::uuid[], ${l4}::uuid[],
+                  ${rows.uniqueness}::real[], ${rows.nearest}::real[], ${rows.outliers}::boolean[], ${rows.duplicateGroups}::uuid[])
+        as r(media_id, ordinal, l0, l1, l2, l3, l4, uniqueness, nearest, outlier, dup)
+      where vm.version_id = ${versionId}::uuid and vm.media_id = r.media_id`.execute(trx);
+  }
+
+  /** Before a (re)write: no media keeps results from an earlier attempt or an earlier index. */
+  async clearResults(trx: Db, versionId: string): Promise<void> {
+    await sql`update version_media set ordinal = null, cluster_l0 = null, cluster_l1 = null, cluster_l2 = null, cluster_l3 = null,
+        cluster_l4 = null, uniqueness_score = null, nn_similarity = null, is_outlier = false, duplicate_group = null
+      where version_id = ${versionId}::uuid`.execute(trx);
+  }
+
+  /** A video takes the clusters of its first frame, so it is found (and exported) with them. */
+  async videosFollowFrames(trx: Db, versionId: string): Promise<void> {
+    await sql`update version_media v set cluster_l0 = f.cluster_l0, cluster_l1 = f.cluster_l1, cluster_l2 = f.cluster_l2,
+        cluster_l3 = f.cluster_l3, cluster_l4 = f.cluster_l4
+      from (
+        select distinct on (fr.parent_media_id) fr.parent_media_id as video_id,
+          fm.cluster_l0, fm.cluster_l1, fm.cluster_l2, fm.cluster_l3, fm.cluster_l4
+        from version_media fm join media fr on fr.id = fm.media_id
+        where fm.version_id = ${versionId}::uuid and fr.parent_media_id is not null and fm.cluster_l0 is not null
+        order by fr.parent_media_id, fr.frame_timestamp) f
+      where v.version_id = ${versionId}::uuid and v.media_id = f.video_id`.execute(trx);
+  }
+
+  async saveIndex(trx: Db, row: { versionId: string; model: string; dimensions: number; itemCount: number; mean: Float32Array; annBlobHash: string | null; params: Record<string, unknown> }): Promise<string | null> {
+    const previous = await trx.selectFrom('version_indexes').select('ann_blob_hash').where('version_id', '=', row.versionId).executeTakeFirst();
+    await trx.deleteFrom('version_indexes').where('version_id', '=', row.versionId).execute();
+    await trx
+      .insertInto('version_indexes')
+      .values({
+        version_id: row.versionId,
+        model: row.model,
+        dimensions: row.dimensions,
+        item_count: row.itemCount,
+        mean: vectorToBytes(row.mean),
+        ann_blob_hash: row.annBlobHash,
+        params: JSON.stringify(row.params),
+      })
+      .execute();
+    return previous?.ann_blob_hash && previous.ann_blob_hash !== row.annBlobHash ? previous.ann_blob_hash : null;
+  }
+
+  async setEmbeddingConfig(trx: Db, datasetId: string, config: EmbeddingConfig): Promise<void> {
+    await trx.updateTable('datasets').set({ embedding_config: JSON.stringify(config) }).where('id', '=', datasetId).execute();
+  }
+}

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createReadStream } from 'node:fs';
+import type { BlobStore } from '../../adapters/blobs/blob-store.js';
+import type { Db } from '../../adapters/db/database.js';
+import type { EmbeddingConfig } from '../../adapters/db/schema.js';
+import { embeddingPrior } from '../../adapters/models/embedding-prior.js';
+import { HNSW_PARAMS } from '../../adapters/vectors/usearch-index.js';
+import { DEFAULT_LEVEL_RULES, clusterSizes } from '../../core/clustering.js';
+import type { BlobGcRepo } from '../media/blob-gc.repo.js';
+import { NEIGHBOURS_K } from './compute-index.js';
+import { computeIndexOffThread } from './index-runner.js';
+import type { IndexingRepo, IndexResultRows } from './indexing.repo.js';
+
+export interface VersionIndexerDeps {
+  db: Db;
+  blobs: BlobStore;
+  indexing: IndexingRepo;
+  blobGc: BlobGcRepo;
+  embedding: EmbeddingConfig;
+  indexThreads: number;
+}
+
+export type Progress = (fraction: number, message: string) => Promise<void>;
+
+export const modelKey = (config: EmbeddingConfig): string => `${config.model}@${config.version}`;
+
+const WRITE_CHUNK = 5000;
+
+/**
+ * Indexes one unsealed version in place: reads its vectors, computes graph, clusters and scores off the
+ * event loop, writes them onto its version_media rows and saves the ANN index as a blob. Safe to rerun.
+ */
+export async function indexVersion(deps: VersionIndexerDeps, versionId: string, signal: AbortSignal, progress: Progress): Promise<{ items: number }> {
+  const model = modelKey(deps.embedding);
+  const { dimensions } = deps.embedding;
+  const total = await deps.indexing.countEmbedded(versionId, model);
+  await progress(0, `Indexing: reading ${total} embeddings`);
+  const loaded = await deps.indexing.loadVectors(versionId, model, dimensions, (n) => progress(total === 0 ? 0.2 : (0.2 * n) / total, `Indexing: read ${n} of ${total} embeddings`), signal);
+  const n = loaded.mediaIds.length;
+
+  await progress(0.2, `Indexing: neighbour graph and clusters of ${n} media`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-index-'));
+  try {
+    const indexPath = path.join(dir, 'index.usearch');
+    const output = await computeIndexOffThread(
+      { vectors: loaded.vectors, dimensions, phashes: loaded.phashes, prior: embeddingPrior(model), threads: deps.indexThreads, indexPath: n > 0 ? indexPath : null },
+      signal,
+    );
+    await progress(0.7, `Indexing: saving the index of ${n} media`);
+    const ann = n > 0 ? await deps.blobs.put(createReadStream(indexPath)) : null;
+
+    const clusterIds = output.levels.map((labels, level) => labelIds(versionId, level, labels, loaded.mediaIds));
+    const level0Sizes = clusterSizes(output.levels[0]!);
+    await deps.db.transaction().execute(async (trx) => {
+      await deps.indexing.clearResults(trx, versionId);
+      for (let start = 0; start < n; start += WRITE_CHUNK) {
+        signal.throwIfAborted();
+        const end = Math.min(n, start + WRITE_CHUNK);
+        const rows: IndexResultRows = { mediaIds: [], ordinals: [], clusters: clusterIds.map(() => []), uniqueness: [], nearest: [], outliers: [], duplicateGroups: [] };
+        for (let i = start; i < end; i++) {
+          rows.mediaIds.push(loaded.mediaIds[i]!);
+          rows.ordinals.push(i);
+          clusterIds.forEach((ids, level) => rows.clusters[level]!.push(ids[i]!));
+          rows.uniqueness.push(output.uniqueness[i]!);
+          rows.nearest.push(Number.isNaN(output.nearest[i]!) ? null : output.nearest[i]!);
+          rows.outliers.push(output.outliers[i] === 1);
+          rows.duplicateGroups.push(level0Sizes[output.levels[0]![i]!]! > 1 ? clusterIds[0]![i]! : null);
+        }
+        await deps.indexing.writeResults(trx, versionId, rows);
+        await progress(0.7 + (0.3 * end) / n, `Indexing: wrote ${end} of ${n} media`);
+      }
+      await deps.indexing.videosFollowFrames(trx, versionId);
+      const replaced = await deps.indexing.saveIndex(trx, {
+        versionId,
+        model,
+        dimensions,
+        itemCount: n,
+        mean: output.mean,
+        annBlobHash: ann?.hash ?? null,
+        params: { k: NEIGHBOURS_K, exact_graph: output.exact, hnsw: HNSW_PARAMS, levels: DEFAULT_LEVEL_RULES, seconds: output.seconds },
+      });
+      if (replaced) await deps.blobGc.queue([replaced]);
+    });
+    return { items: n };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Stable cluster UUIDs: derived from the version, the level and the cluster's first member, so a rerun gives the same ids. */
+function labelIds(versionId: string, level: number, labels: Int32Array, mediaIds: string[]): string[] {
+  const byLabel = new Map<number, string>();
+  return Array.from(labels, (label) => {
+    let id = byLabel.get(label);
+    if (!id) {
+      id = uuidFrom(`${versionId}/${level}/${mediaIds[label]}`);
+      byLabel.set(label, id);
+    }
+    return id;
+  });
+}
+
+/** A name-based (version 5 layout) UUID from SHA-1. */
+function uuidFrom(name: string): string {
+  const h = createHash('sha1').update(name).digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
