@@ -16,6 +16,7 @@ import { datasetsRoutes } from './modules/datasets/datasets.routes.js';
 import { Dataset } from './modules/datasets/datasets.schemas.js';
 import { ingestionRoutes } from './modules/ingestion/ingestion.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
+import { exploreRoutes } from './modules/explore/explore.routes.js';
 import { type MetricsSource, registerMetrics } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
@@ -81,5 +82,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   accessRoutes(app, { access });
   tasksRoutes(app, { tasks });
   mediaRoutes(app, { media, auth, publicUrl: deps.publicUrl });
+  exploreRoutes(app, { explore: deps.services.explore, media, publicUrl: deps.publicUrl, maxFileBytes: deps.services.ingestion.limits.maxFileBytes });
   return app;
 }

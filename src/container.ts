@@ -29,6 +29,10 @@ import { TasksRepo } from './modules/tasks/tasks.repo.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
 import { VersionsRepo } from './modules/versions/versions.repo.js';
 import { IndexingRepo } from './modules/indexing/indexing.repo.js';
+import { ExploreRepo } from './modules/explore/explore.repo.js';
+import { ExploreService } from './modules/explore/explore.service.js';
+import { VectorIndexCache } from './modules/explore/vector-index-cache.js';
+import { loadWordVectorEmbedder } from './adapters/models/text-embedder.js';
 import { centerNetIdentity } from './adapters/models/centernet-identity.js';
 
 /** The services the HTTP layer (and the CLI, in part) call. */
@@ -39,6 +43,7 @@ export interface Services {
   tasks: TasksService;
   ingestion: IngestionService;
   media: MediaService;
+  explore: ExploreService;
 }
 
 export interface Container {
@@ -83,6 +88,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const ingestion = new IngestionService(db, ingestionRepo, datasets, tasksRepo, blobs, blobGc, config.upload);
   const media = new MediaService(mediaRepo, datasets, blobs, new UrlSigner(serverKey));
   const images = new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
+  const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
   const jobDeps: JobDeps = {
     db,
     blobs,
@@ -117,7 +123,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     database,
     blobs,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc },
-    services: { auth, datasets, access, tasks, ingestion, media },
+    services: { auth, datasets, access, tasks, ingestion, media, explore },
     jobDeps,
     checkDatabase: async () => {
       await sql`select 1`.execute(db);

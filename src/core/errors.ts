@@ -46,6 +46,11 @@ export const errors = {
   datasetAlreadyCreated: () => new AppError(409, 'Dataset is already created; add media to it with add_media'),
   operationRunning: (taskType: string) => new AppError(409, `A ${taskType} task is already running on this dataset`),
   mediaNotFound: () => new AppError(404, 'Media not found'),
+  notIndexed: (datasetId: string) => new AppError(409, `Dataset ${datasetId} has no index yet; explore it once it is READY`),
+  anchorNotFound: (anchorId: string) => new AppError(404, `Anchor ${anchorId} not found in this dataset (uploaded anchors last one day)`),
+  anchorNotEmbedded: (anchorId: string) => new AppError(422, `Anchor ${anchorId} has no embedding (a video is searched through its frames)`),
+  anchorModelMismatch: () => new AppError(409, "The anchor was embedded by another model than this dataset's index; upload it again"),
+  imageRequired: () => new AppError(400, "Upload one image in the multipart form field 'file'"),
   rangeNotSatisfiable: () => new AppError(416, 'Requested range not satisfiable'),
 
   validation: (detail: string) => new AppError(422, detail),

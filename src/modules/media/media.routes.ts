@@ -6,6 +6,7 @@ import { authenticate, principalOf } from '../../http/authenticate.js';
 import { parseRange } from '../../http/range.js';
 import { DatasetIdParams, StringEnum, errorResponses } from '../../http/schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
+import { mediaLinker } from './media-links.js';
 import { presentMedia } from './media.presenter.js';
 import { MediaDetail } from './media.schemas.js';
 import { MEDIA_VARIANTS, type MediaService, type MediaVariant } from './media.service.js';
@@ -22,11 +23,7 @@ const SignedQuery = Type.Object({ expires: Type.Optional(Type.Integer()), signat
 export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; auth: AuthService; publicUrl: string | null }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { media } = deps;
-  /** Absolute signed links: PUBLIC_URL when set, else the address the caller used. */
-  const linker = (request: FastifyRequest, datasetId: string) => {
-    const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
-    return (mediaId: string, variant: MediaVariant) => `${base}${media.signedPath(datasetId, mediaId, variant)}`;
-  };
+  const linker = mediaLinker(media, deps.publicUrl);
 
   r.get(
     '/api/v1/dataset/:dataset_id/media',

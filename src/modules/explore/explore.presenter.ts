@@ -1,0 +1,58 @@
+import type { Static } from '@sinclair/typebox';
+import type { MediaVariant } from '../media/media.service.js';
+import type { Cluster, Preview } from './explore.schemas.js';
+import type { ExploreRow } from './explore.repo.js';
+
+const FLAG_ISSUES: Record<string, string> = { blurry: 'blur', dark: 'dark', bright: 'bright' };
+
+/** Groups the page's rows (already in order) into clusters in the Explore shape clients expect. */
+export function presentClusters(rows: ExploreRow[], entityType: string, relevanceType: string | null, link: (mediaId: string, variant: MediaVariant) => string) {
+  const clusters: Array<Static<typeof Cluster>> = [];
+  for (const row of rows) {
+    let cluster = clusters.at(-1);
+    if (!cluster || cluster.cluster_id !== row.cluster_id) {
+      cluster = emptyCluster(row, entityType);
+      clusters.push(cluster);
+    }
+    cluster.previews.push({
+      type: row.media_type,
+      media_id: row.media_id,
+      media_uri: link(row.media_id, 'original'),
+      media_thumb_uri: row.thumb_hash ? link(row.media_id, 'thumbnail') : null,
+      file_name: row.file_name,
+      caption: null,
+      width: row.width,
+      height: row.height,
+      relevance_score: row.relevance,
+      relevance_score_type: row.relevance === null ? null : relevanceType,
+      uniqueness_score: row.uniqueness_score,
+      issues: issuesOf(row),
+      duplicate_group_id: row.duplicate_group,
+      video_id: row.parent_media_id,
+      frame_timestamp: row.frame_timestamp,
+    });
+  }
+  return clusters;
+}
+
+function emptyCluster(row: ExploreRow, entityType: string): Static<typeof Cluster> {
+  return {
+    cluster_id: row.cluster_id,
+    type: entityType,
+    n_images: row.n_images,
+    n_objects: 0,
+    n_videos: row.n_videos,
+    n_media: row.cluster_size,
+    previews: [] as Array<Static<typeof Preview>>,
+    labels: [],
+    user_tags: [],
+    captions: [],
+  };
+}
+
+function issuesOf(row: ExploreRow): string[] {
+  const issues = row.quality_flags.map((f) => FLAG_ISSUES[f] ?? f);
+  if (row.is_outlier) issues.push('outliers');
+  if (row.duplicate_group) issues.push('duplicates');
+  return issues;
+}

@@ -1,0 +1,203 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../adapters/db/database.js';
+import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
+import type { ExploreFilters, IssueType } from '../../core/vql.js';
+
+export const CLUSTERS_PER_PAGE = 100;
+
+export type ExploreSort = 'size' | 'uniqueness' | 'relevance';
+
+/** Media picked and scored outside SQL (by an image anchor or a semantic text query), lower score = closer. */
+export interface Candidates {
+  mediaIds: string[];
+  scores: number[];
+}
+
+export interface ExplorePageQuery {
+  versionId: string;
+  level: number;
+  page: number;
+  previewsLimit: number;
+  filters: ExploreFilters;
+  candidates: Candidates | null;
+  sort: ExploreSort;
+}
+
+export interface ExploreRow {
+  cluster_id: string;
+  cluster_size: number;
+  n_images: number;
+  n_videos: number;
+  media_id: string;
+  media_type: 'IMAGE' | 'VIDEO_FRAME';
+  file_name: string;
+  width: number | null;
+  height: number | null;
+  thumb_hash: string | null;
+  parent_media_id: string | null;
+  frame_timestamp: number | null;
+  uniqueness_score: number | null;
+  is_outlier: boolean;
+  duplicate_group: string | null;
+  quality_flags: string[];
+  relevance: number | null;
+}
+
+const ISSUE_SQL: Record<IssueType, RawBuilder<boolean>> = {
+  blur: sql<boolean>`'blurry' = any(m.quality_flags)`,
+  dark: sql<boolean>`'dark' = any(m.quality_flags)`,
+  bright: sql<boolean>`'bright' = any(m.quality_flags)`,
+  outliers: sql<boolean>`vm.is_outlier`,
+  duplicates: sql<boolean>`vm.duplicate_group is not null`,
+};
+
+/** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
+export class ExploreRepo {
+  constructor(private readonly db: Db) {}
+
+  /** One page of clusters (largest first unless sorted otherwise) with up to `previewsLimit` members each, best first. */
+  async page(q: ExplorePageQuery): Promise<{ rows: ExploreRow[]; totalClusters: number }> {
+    const cluster = sql.ref(`vm.cluster_l${q.level}`);
+    const candidates = q.candidates
+      ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
+      : sql``;
+    const relevance = q.candidates ? sql`c.score` : sql`null::real`;
+    const fts = q.filters.text.filter((t) => t.op === 'fts').map((t) => t.value);
+    const rank = fts.length > 0 ? sql`ts_rank(m.search_text, ${tsQuery(fts)})` : sql`0::real`;
+    const clusterOrder =
+      q.sort === 'relevance' ? sql`best_relevance asc nulls last, cluster_size desc` : q.sort === 'uniqueness' ? sql`best_uniqueness desc nulls last, cluster_size desc` : sql`cluster_size desc`;
+    const memberOrder =
+      q.sort === 'relevance'
+        ? sql`relevance asc nulls last`
+        : q.sort === 'uniqueness'
+          ? sql`uniqueness_score desc nulls last`
+          : sql`rank desc, cardinality(quality_flags) asc, (coalesce(width, 0)::int8 * coalesce(height, 0)) desc, uniqueness_score desc nulls last`;
+
+    const result = await sql<ExploreRow & { total_clusters: string }>`
+      with matched as (
+        select ${cluster} as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id,
+          m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, ${relevance} as relevance, ${rank} as rank
+        from version_media vm
+        join media m on m.id = vm.media_id
+        ${candidates}
+        where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
+          and ${this.where(q.filters)}
+      ),
+      clusters as (
+        select cluster_id, count(*)::int as cluster_size, count(*) filter (where media_type = 'IMAGE')::int as n_images,
+          count(distinct parent_media_id)::int as n_videos, min(relevance) as best_relevance, max(uniqueness_score) as best_uniqueness,
+          count(*) over () as total_clusters
+        from matched group by cluster_id
+        order by ${clusterOrder}, cluster_id
+        limit ${CLUSTERS_PER_PAGE} offset ${q.page * CLUSTERS_PER_PAGE}
+      ),
+      ranked as (
+        select m.*, c.cluster_size, c.n_images, c.n_videos, c.total_clusters, c.best_relevance, c.best_uniqueness,
+          row_number() over (partition by m.cluster_id order by ${memberOrder}, m.media_id) as position
+        from matched m join clusters c using (cluster_id)
+      )
+      select * from ranked where position <= ${q.previewsLimit}
+      order by ${clusterOrder}, cluster_id, position`.execute(this.db);
+    const totalClusters = result.rows.length > 0 ? Number(result.rows[0]!.total_clusters) : q.page === 0 ? 0 : await this.countClusters(q);
+    return { rows: result.rows, totalClusters };
+  }
+
+  private async countClusters(q: ExplorePageQuery): Promise<number> {
+    const cluster = sql.ref(`vm.cluster_l${q.level}`);
+    const candidates = q.candidates
+      ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
+      : sql``;
+    const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from version_media vm join media m on m.id = vm.media_id ${candidates}
+      where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
+    return Number(row.rows[0]?.n ?? 0);
+  }
+
+  /** The AND of every filter except those resolved to candidates beforehand (semantic text). */
+  private where(f: ExploreFilters): RawBuilder<boolean> {
+    const parts: RawBuilder<unknown>[] = [sql`true`];
+    if (f.fileName) parts.push(sql`m.file_name ilike ${`%${f.fileName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+    const fts = f.text.filter((t) => t.op === 'fts').map((t) => t.value);
+    if (fts.length > 0) parts.push(sql`m.search_text @@ ${tsQuery(fts)}`);
+    for (const { issue, mode } of f.issues) parts.push(mode === 'in' ? ISSUE_SQL[issue] : sql`not coalesce(${ISSUE_SQL[issue]}, false)`);
+    if (f.minDuplicateSimilarity !== null) parts.push(sql`vm.nn_similarity >= ${f.minDuplicateSimilarity}`);
+    if (f.minUniqueness !== null) parts.push(sql`vm.uniqueness_score >= ${f.minUniqueness}`);
+    if (f.maxUniqueness !== null) parts.push(sql`vm.uniqueness_score <= ${f.maxUniqueness}`);
+    if (f.mediaTypes) {
+      // Explore lists a video through its frames, so asking for videos means their frames.
+      const types = [...new Set(f.mediaTypes.map((t) => (t === 'VIDEO' ? 'VIDEO_FRAME' : t)))];
+      parts.push(sql`m.media_type = any(${types}::text[])`);
+    }
+    // No media carries labels or tags until annotations exist, so these filters match nothing yet.
+    if (f.labels.length > 0 || f.tags.length > 0) parts.push(sql`false`);
+    return sql<boolean>`(${sql.join(parts, sql` and `)})`;
+  }
+
+  /** The texts of the version's media for an in-process semantic ranking, after the SQL filters. */
+  async texts(versionId: string, filters: ExploreFilters, limit: number): Promise<Array<{ media_id: string; text: string }>> {
+    const result = await sql<{ media_id: string; text: string }>`
+      select vm.media_id, m.file_name as text from version_media vm join media m on m.id = vm.media_id
+      where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(filters)}
+      limit ${limit}`.execute(this.db);
+    return result.rows;
+  }
+
+  async versionIndex(versionId: string) {
+    const row = await this.db.selectFrom('version_indexes').selectAll().where('version_id', '=', versionId).executeTakeFirst();
+    return row ? { ...row, mean: bytesToVector(row.mean) } : undefined;
+  }
+
+  /** A media item's raw embedding and its ordinal in the version's index. */
+  async mediaVector(versionId: string, mediaId: string, model: string) {
+    const row = await sql<{ ordinal: number | null; vector: Buffer | null }>`
+      select vm.ordinal, e.vector from version_media vm
+      left join media_embeddings e on e.media_id = vm.media_id and e.model = ${model}
+      where vm.version_id = ${versionId}::uuid and vm.media_id = ${mediaId}::uuid`.execute(this.db);
+    const found = row.rows[0];
+    return found ? { ordinal: found.ordinal, vector: found.vector ? bytesToVector(found.vector) : null } : undefined;
+  }
+
+  async mediaIdsAt(versionId: string, ordinals: Int32Array): Promise<Map<number, string>> {
+    const result = await sql<{ ordinal: number; media_id: string }>`
+      select ordinal, media_id from version_media where version_id = ${versionId}::uuid and ordinal = any(${Array.from(ordinals)}::int[])`.execute(this.db);
+    return new Map(result.rows.map((r) => [r.ordinal, r.media_id]));
+  }
+
+  async duplicates(versionId: string, mediaId: string): Promise<string[] | undefined> {
+    const own = await this.db
+      .selectFrom('version_media')
+      .select('duplicate_group')
+      .where('version_id', '=', versionId)
+      .where('media_id', '=', mediaId)
+      .executeTakeFirst();
+    if (!own) return undefined;
+    if (!own.duplicate_group) return [];
+    const rows = await this.db
+      .selectFrom('version_media')
+      .select('media_id')
+      .where('version_id', '=', versionId)
+      .where('duplicate_group', '=', own.duplicate_group)
+      .where('media_id', '!=', mediaId)
+      .orderBy('media_id')
+      .execute();
+    return rows.map((r) => r.media_id);
+  }
+
+  async insertAnchor(values: { dataset_id: string; model: string; vector: Buffer; file_name: string; created_by: string }): Promise<string> {
+    await this.db.deleteFrom('similarity_anchors').where('created_at', '<', sql<Date>`now() - interval '1 day'`).execute();
+    const { id } = await this.db.insertInto('similarity_anchors').values(values).returning('id').executeTakeFirstOrThrow();
+    return id;
+  }
+
+  async anchor(datasetId: string, anchorId: string) {
+    const row = await this.db.selectFrom('similarity_anchors').selectAll().where('id', '=', anchorId).where('dataset_id', '=', datasetId).executeTakeFirst();
+    return row ? { model: row.model, vector: bytesToVector(row.vector) } : undefined;
+  }
+}
+
+/** Every fts value must match (AND), each parsed like a web search box: quotes, OR, -word. */
+function tsQuery(values: string[]): RawBuilder<unknown> {
+  return sql`(${sql.join(
+    values.map((v) => sql`websearch_to_tsquery('english', ${v})`),
+    sql` && `,
+  )})`;
+}

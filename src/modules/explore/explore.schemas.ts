@@ -1,0 +1,70 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, StringEnum } from '../../http/schemas.js';
+
+const Uniqueness = Type.Number({ minimum: 0, maximum: 1 });
+
+export const ExploreParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }) });
+
+export const ExploreQuerySchema = Type.Object({
+  threshold: Type.Integer({ minimum: 0, maximum: 4, default: 0, description: 'Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity' }),
+  entity_type: StringEnum(['IMAGES', 'OBJECTS'] as const, { default: 'IMAGES' }),
+  page_number: Type.Integer({ minimum: 0, default: 0, description: '0-based; 100 clusters a page' }),
+  previews_limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Members listed per cluster, best first' }),
+  anchor_media_id: Type.Optional(Type.String({ format: 'uuid', description: 'Similarity search: a media id of the dataset, or an UPLOAD anchor id' })),
+  anchor_type: Type.Optional(StringEnum(['MEDIA', 'UPLOAD'] as const, { description: 'MEDIA (default) or UPLOAD (from search-image-similarity)' })),
+  sort_by: Type.Optional(StringEnum(['size', 'uniqueness', 'relevance'] as const, { description: 'Default: relevance with an anchor or a semantic query, else size' })),
+  vql: Type.Optional(Type.String({ description: 'JSON array of AND-ed filters: text (fts | semantic), labels, tags, issues, duplicates, uniqueness' })),
+  file_name: Type.Optional(Type.String({ maxLength: 500, description: 'Substring of the file name, case-insensitive' })),
+  issue_type: Type.Optional(Type.String({ description: 'duplicates, outliers, blur, dark or bright' })),
+  min_uniqueness: Type.Optional(Type.String()),
+  max_uniqueness: Type.Optional(Type.String()),
+  media_type: Type.Optional(Type.String({ description: 'IMAGE, VIDEO_FRAME or VIDEO (a video is listed through its frames); comma-separated' })),
+  caption: Type.Optional(Type.String({ description: 'Text search; with textual_similarity_threshold it is semantic' })),
+  textual_similarity_threshold: Type.Optional(Type.String()),
+  labels: Type.Optional(Type.String({ description: 'Comma-separated; media with any of them' })),
+  tags: Type.Optional(Type.String({ description: 'Comma-separated; media with any of them' })),
+});
+
+export const Preview = Type.Object({
+  type: Type.String({ description: 'IMAGE or VIDEO_FRAME' }),
+  media_id: Type.String({ format: 'uuid' }),
+  media_uri: Type.String({ description: 'Signed link to the original, valid one hour' }),
+  media_thumb_uri: Nullable(Type.String()),
+  file_name: Type.String(),
+  caption: Nullable(Type.String()),
+  width: Nullable(Type.Integer()),
+  height: Nullable(Type.Integer()),
+  relevance_score: Nullable(Type.Number({ description: 'Cosine distance to the anchor or query: lower is closer' })),
+  relevance_score_type: Nullable(Type.String()),
+  uniqueness_score: Nullable(Uniqueness),
+  issues: Type.Array(Type.String({ description: 'blur, dark, bright, outliers, duplicates' })),
+  duplicate_group_id: Nullable(Type.String()),
+  video_id: Nullable(Type.String({ description: 'For a VIDEO_FRAME, the video it was taken from' })),
+  frame_timestamp: Nullable(Type.Number()),
+});
+
+export const Cluster = Type.Object({
+  cluster_id: Type.String({ format: 'uuid' }),
+  type: Type.String({ description: 'The entity type listed: IMAGES or OBJECTS' }),
+  n_images: Type.Integer(),
+  n_objects: Type.Integer(),
+  n_videos: Type.Integer(),
+  n_media: Type.Integer({ description: 'Members matching the query, images and video frames' }),
+  previews: Type.Array(Preview),
+  labels: Type.Array(Type.String()),
+  user_tags: Type.Array(Type.String()),
+  captions: Type.Array(Type.String()),
+});
+
+export const ExploreResponse = Type.Object({
+  clusters: Type.Array(Cluster),
+  page_number: Type.Integer(),
+  threshold: Type.Integer(),
+  entity_type: Type.String(),
+  total_clusters: Type.Integer(),
+  clusters_per_page: Type.Integer(),
+});
+
+export const SimilarityAnchor = Type.Object({ anchor_media_id: Type.String({ format: 'uuid' }), anchor_type: Type.Literal('UPLOAD') });
+
+export const DuplicatesResponse = Type.Object({ media_id: Type.String({ format: 'uuid' }), duplicates: Type.Array(Type.String({ format: 'uuid' })) });

@@ -1,0 +1,34 @@
+import type { BlobStore } from '../../adapters/blobs/blob-store.js';
+import { VectorIndex } from '../../adapters/vectors/usearch-index.js';
+
+/**
+ * Opened ANN indexes by blob hash (a version's index never changes, so no invalidation), least recently
+ * used dropped first. Loading reads the whole file into memory: ~1 KB per item at half precision.
+ */
+export class VectorIndexCache {
+  private readonly open = new Map<string, Promise<VectorIndex>>();
+
+  constructor(private readonly capacity = 4) {}
+
+  get(hash: string, dimensions: number, blobs: BlobStore): Promise<VectorIndex> {
+    let index = this.open.get(hash);
+    if (index) {
+      this.open.delete(hash);
+    } else {
+      index = this.load(hash, dimensions, blobs);
+      index.catch(() => this.open.delete(hash));
+    }
+    this.open.set(hash, index);
+    while (this.open.size > this.capacity) this.open.delete(this.open.keys().next().value!);
+    return index;
+  }
+
+  private async load(hash: string, dimensions: number, blobs: BlobStore): Promise<VectorIndex> {
+    const local = await blobs.localFile(hash);
+    try {
+      return VectorIndex.load(local.path, dimensions);
+    } finally {
+      await local.release();
+    }
+  }
+}
