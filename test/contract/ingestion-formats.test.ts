@@ -54,6 +54,16 @@ describe('formats', () => {
     expect(frames.total).toBe(3);
     expect(frames.media[0]).toMatchObject({ parent_media_id: video.media_id, format: 'jpeg', width: 160, height: 120 });
     expect((await fetch(video.media_thumb_uri)).status).toBe(200);
+
+    // Frames are indexed like images; the video follows its first frame's clusters.
+    const firstFrame = frames.media.find((f: { frame_timestamp: number }) => f.frame_timestamp === 0);
+    expect(firstFrame.cluster_ids).toHaveLength(5);
+    expect(detail.cluster_ids).toEqual(firstFrame.cluster_ids);
+    const explored = (await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?threshold=4&media_type=VIDEO`)).body;
+    const previews = explored.clusters.flatMap((c: { previews: unknown[] }) => c.previews);
+    expect(previews).toHaveLength(3);
+    expect(previews.every((p: { type: string; video_id: string }) => p.type === 'VIDEO_FRAME' && p.video_id === video.media_id)).toBe(true);
+    expect(explored.clusters.every((c: { n_videos: number }) => c.n_videos === 1)).toBe(true);
   });
 
   it('decides the type from the bytes, not the name', async () => {

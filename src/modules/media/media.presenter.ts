@@ -1,9 +1,9 @@
-import type { MediaRow } from '../../adapters/db/schema.js';
+import type { MediaInVersion } from './media.repo.js';
 import type { MediaVariant } from './media.service.js';
 
 export function presentMedia(
   datasetId: string,
-  found: { media: MediaRow; frames: Array<{ id: string; frame_timestamp: number | null }> },
+  found: { media: MediaInVersion; frames: Array<{ id: string; frame_timestamp: number | null }> },
   link: (mediaId: string, variant: MediaVariant) => string,
 ) {
   const m = found.media;
@@ -25,6 +25,10 @@ export function presentMedia(
     blur: m.blur,
     brightness: m.brightness,
     quality_flags: m.quality_flags,
+    uniqueness_score: m.uniqueness_score,
+    is_outlier: m.is_outlier,
+    duplicate_group_id: m.duplicate_group,
+    cluster_ids: [m.cluster_l0, m.cluster_l1, m.cluster_l2, m.cluster_l3, m.cluster_l4],
     created_at: m.created_at.toISOString(),
     media_uri: link(m.id, 'original'),
     media_thumb_uri: m.thumb_hash ? link(m.id, 'thumbnail') : null,

@@ -3,6 +3,20 @@ import type { NewMedia } from '../../adapters/db/schema.js';
 import type { MediaEmbedding } from '../../adapters/media/image.js';
 import { vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
 
+/** What the version's index says about a media item. */
+const INDEX_COLUMNS = [
+  'vm.uniqueness_score',
+  'vm.is_outlier',
+  'vm.duplicate_group',
+  'vm.cluster_l0',
+  'vm.cluster_l1',
+  'vm.cluster_l2',
+  'vm.cluster_l3',
+  'vm.cluster_l4',
+] as const;
+
+export type MediaInVersion = Awaited<ReturnType<MediaRepo['findInHead']>> & {};
+
 export class MediaRepo {
   constructor(private readonly db: Db) {}
 
@@ -26,6 +40,7 @@ export class MediaRepo {
       .innerJoin('version_media as vm', 'vm.media_id', 'm.id')
       .innerJoin('datasets as d', 'd.head_version_id', 'vm.version_id')
       .selectAll('m')
+      .select(INDEX_COLUMNS)
       .where('d.id', '=', datasetId)
       .where('m.id', '=', mediaId)
       .executeTakeFirst();
@@ -39,7 +54,7 @@ export class MediaRepo {
       .where('d.id', '=', datasetId);
     if (page.mediaType) q = q.where('m.media_type', '=', page.mediaType);
     const [rows, count] = await Promise.all([
-      q.selectAll('m').orderBy('m.created_at').orderBy('m.id').limit(page.limit).offset(page.offset).execute(),
+      q.selectAll('m').select(INDEX_COLUMNS).orderBy('m.created_at').orderBy('m.id').limit(page.limit).offset(page.offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: count.total };
