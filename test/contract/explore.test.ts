@@ -127,6 +127,16 @@ describe('filters', () => {
     expect(await names0(vql([{ labels: { op: 'one_of', value: ['cat'] } }]))).toEqual([]);
   });
 
+  it('semantic text matches meaning through offline word vectors', async () => {
+    const res = await explore(`threshold=0&vql=${encodeURIComponent(JSON.stringify([{ text: { op: 'semantic', value: 'puppy' } }]))}`);
+    const found = res.body.clusters.flatMap(members);
+    expect(found).toContain('dog.jpg');
+    expect(found.map(sourceOf).filter((s: string) => s === 'coffee' || s === 'astronaut')).toEqual([]);
+    expect(res.body.clusters[0].previews[0].relevance_score_type).toBe('semantic_distance');
+    const caption = await explore('threshold=0&caption=puppy&textual_similarity_threshold=0.6');
+    expect(caption.body.clusters.flatMap(members).sort()).toEqual([...found].sort());
+  });
+
   it('rejects bad input with 422 and hides the dataset from strangers', async () => {
     expect((await explore('vql=%5B%7B%22nope%22%3A1%7D%5D')).status).toBe(422);
     expect((await explore('vql=not-json')).body.detail).toMatch(/vql/);

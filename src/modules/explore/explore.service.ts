@@ -18,7 +18,7 @@ export const SIMILARITY_LIMIT = 1000;
 /** Semantic text ranking reads at most this many media texts per query (it runs in process). */
 export const SEMANTIC_SCAN_LIMIT = 200_000;
 /** Cosine similarity a media text must reach for a semantic match when the query gives no threshold. */
-export const DEFAULT_SEMANTIC_THRESHOLD = 0.5;
+export const DEFAULT_SEMANTIC_THRESHOLD = 0.6;
 
 export interface ImageEmbedding {
   embed(filePath: string, format: string, crop?: CropBox, signal?: AbortSignal): Promise<MediaEmbedding>;
