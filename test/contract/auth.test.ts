@@ -58,6 +58,9 @@ describe('public routes', () => {
       'PATCH /api/v1/dataset/{dataset_id}',
       'DELETE /api/v1/dataset/{dataset_id}',
       'GET /api/v1/dataset/{dataset_id}/media',
+      'GET /api/v1/explore/{dataset_id}',
+      'POST /api/v1/dataset/{dataset_id}/search-image-similarity',
+      'GET /api/v1/dataset/{dataset_id}/media/{media_id}/duplicates',
       'GET /api/v1/dataset/{dataset_id}/media/{media_id}',
       'GET /api/v1/dataset/{dataset_id}/media/{media_id}/{variant}',
     ]) {

@@ -143,6 +143,9 @@ describe('filters', () => {
     expect((await explore('threshold=5')).status).toBe(422);
     expect((await explore('min_uniqueness=0.9&max_uniqueness=0.1')).status).toBe(422);
     expect(await explore('threshold=0', stranger)).toMatchObject({ status: 404, body: { detail: 'Dataset not found' } });
+    const fresh = (await server.api(owner.token, 'GET', '/api/v1/ingestion/new_dataset?dataset_name=empty')).body.dataset_id;
+    expect(await server.api(owner.token, 'GET', `/api/v1/explore/${fresh}`)).toMatchObject({ status: 409, body: { detail: `Dataset ${fresh} has no index yet; explore it once it is READY` } });
+    expect((await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media/${fresh}/duplicates`)).status).toBe(404);
   });
 });
 
