@@ -58,14 +58,16 @@ describe('media bytes', () => {
     expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/);
   });
 
-  it('serves a WebP thumbnail (long side 256) and preview', async () => {
+  it('serves a WebP thumbnail (long side 256) and a JPEG preview', async () => {
     const thumb = await raw(dog.media_thumb_uri);
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get('content-type')).toBe('image/webp');
     const sharp = (await import('sharp')).default;
     const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 256, height: 192 });
-    expect((await raw(dog.media_preview_uri)).status).toBe(200);
+    const preview = await raw(dog.media_preview_uri);
+    expect(preview.status).toBe(200);
+    expect(preview.headers.get('content-type')).toBe('image/jpeg');
   });
 
   it('answers a Range with 206 and the exact bytes, an unsatisfiable one with 416', async () => {

@@ -22,7 +22,7 @@ export interface ImageAnalysis {
   exif: ImageExif | null;
   /** WebP, long side 256 px (never upscaled), orientation applied. */
   thumbnail: Buffer;
-  /** WebP, long side 1024 px (never upscaled), orientation applied. */
+  /** JPEG (transparency flattened on white), long side 1024 px (never upscaled), orientation applied. */
   preview: Buffer;
   /** 64-bit DCT perceptual hash as 16 lowercase hex characters. */
   phash: string;
@@ -64,8 +64,9 @@ export async function analyzeImage(filePath: string, format: string, signal?: Ab
   const pixels = sharp(decoded.pixels, { raw: decoded.raw });
   const [thumbnail, preview, gray, embedding] = await Promise.all([
     pixels.clone().resize(box(THUMBNAIL_SIDE)).webp({ quality: 75 }).toBuffer(),
-    // effort 2 halves the encode time of effort 4 for about 4% more bytes
-    pixels.clone().webp({ quality: 75, effort: 2 }).toBuffer(),
+    // JPEG encodes 4x faster than WebP at effort 2 (18 vs 70 ms at 1024x768) for 1.7x the bytes; previews are
+    // made for every media but fetched rarely, so encode time wins.
+    pixels.clone().flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).toBuffer(),
     grayMeasures(pixels.clone()),
     embedder ? embedPixels(embedder, pixels.clone()) : null,
   ]);

@@ -63,13 +63,15 @@ export class MediaService {
     if (!hash) throw errors.mediaNotFound();
     const stat = await this.blobs.stat(hash);
     if (!stat) throw errors.mediaNotFound();
-    return { hash, size: stat.size, contentType: variant === 'original' ? media.mime : 'image/webp' };
+    return { hash, size: stat.size, contentType: VARIANT_TYPES[variant] ?? media.mime };
   }
 
   open(file: MediaFile, range?: { start: number; end: number }) {
     return this.blobs.open(file.hash, range);
   }
 }
+
+const VARIANT_TYPES: Partial<Record<MediaVariant, string>> = { thumbnail: 'image/webp', preview: 'image/jpeg' };
 
 function resourceOf(datasetId: string, mediaId: string, variant: MediaVariant): string {
   return `${datasetId}/media/${mediaId}/${variant}`;
