@@ -1,15 +1,18 @@
 import { type BenchEntry, type BenchReport, formatTable } from './lib/report.js';
+import { indexGraph } from './index-graph.js';
 import { ingestion } from './ingestion.js';
 import { taskList } from './task-list.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
  * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_WORKERS (see lib/load.ts), BENCH_EXPLAIN=1 for query plans;
- * BENCH_INGEST_IMAGES (default 500) for ingestion.
+ * BENCH_INGEST_IMAGES for ingestion: image counts, comma-separated (default 500,2000; one number also works).
+ * BENCH_INDEX_SIZES for index-graph: item counts, comma-separated (default 10000,100000,1000000).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
   ingestion,
+  'index-graph': indexGraph,
 };
 
 function print(report: BenchReport): void {

@@ -30,10 +30,16 @@ export class RssSampler {
   }
 }
 
-export const PROGRESS_MARKS = [1, 25, 50, 75, 90, 98];
+/**
+ * Progress marks (%) the poll records. Dataset creation weighs media 4 : index 1 and writes floor(0.99 × percent),
+ * so 79 is first written with >= 99.75 % of the files done and 80 only once the index stage is ~4 % in.
+ */
+export const PROGRESS_MARKS = [1, 25, 50, 75, 80, 90, 98];
 
 export interface IngestResult {
   datasetId: string;
+  /** The DATASET_CREATION task process_files started. */
+  taskId: string;
   files: number;
   bytes: number;
   /** performance.now() marks: start, last upload answered, process_files sent, READY seen. */
@@ -75,7 +81,7 @@ export async function ingest(base: string, token: string, name: string, files: G
   }
   const uploaded = performance.now();
   const processStart = performance.now();
-  await api(base, token, 'POST', `/api/v1/ingestion/${id}/process_files/${trans}`, undefined, 202);
+  const { task_id: taskId } = await api<{ task_id: string }>(base, token, 'POST', `/api/v1/ingestion/${id}/process_files/${trans}`, undefined, 202);
   const progressAt = new Map<number, number>();
   for (;;) {
     const d = await api<Dataset>(base, token, 'GET', `/api/v1/dataset/${id}`);
@@ -83,7 +89,7 @@ export async function ingest(base: string, token: string, name: string, files: G
     if (d.status_new === 'READY') {
       const ready = performance.now();
       const bytes = files.reduce((sum, f) => sum + f.bytes, 0);
-      return { datasetId: id, files: files.length, bytes, t: { start, uploaded, processStart, ready }, progressAt, nImages: d.n_images, nVideos: d.n_videos };
+      return { datasetId: id, taskId, files: files.length, bytes, t: { start, uploaded, processStart, ready }, progressAt, nImages: d.n_images, nVideos: d.n_videos };
     }
     for (const mark of PROGRESS_MARKS) if (d.progress >= mark && !progressAt.has(mark)) progressAt.set(mark, performance.now());
     await sleep(pollMs);
