@@ -98,29 +98,33 @@ export function centreOne(v: Float32Array, mean: Float32Array): Float32Array {
 
 /** Pairs of graph neighbours, or items with equal hashes, whose perceptual hashes nearly match. */
 function phashPairs(graph: NeighbourGraph, phashes: Array<string | null>): Int32Array {
-  const hashes = phashes.map((h) => (h ? BigInt(`0x${h}`) : null));
+  // Each 64-bit hash as two 32-bit halves: BigInt popcounts cost ~20x more at a million items.
+  const hi = new Int32Array(graph.n);
+  const lo = new Int32Array(graph.n);
+  const has = new Uint8Array(graph.n);
+  phashes.forEach((h, i) => {
+    if (!h || h.length !== 16) return;
+    hi[i] = Number.parseInt(h.slice(0, 8), 16) | 0;
+    lo[i] = Number.parseInt(h.slice(8), 16) | 0;
+    has[i] = 1;
+  });
   const pairs: number[] = [];
-  const firstWithHash = new Map<bigint, number>();
+  const firstWithHash = new Map<string, number>();
   for (let i = 0; i < graph.n; i++) {
-    const hi = hashes[i];
-    if (hi === null || hi === undefined) continue;
-    const first = firstWithHash.get(hi);
-    if (first === undefined) firstWithHash.set(hi, i);
+    if (!has[i]) continue;
+    const first = firstWithHash.get(phashes[i]!);
+    if (first === undefined) firstWithHash.set(phashes[i]!, i);
     else pairs.push(first, i);
     for (let j = 0; j < graph.k; j++) {
       const other = graph.neighbours[i * graph.k + j]!;
-      const ho = other >= 0 ? hashes[other] : null;
-      if (ho !== null && ho !== undefined && popcount(hi ^ ho) <= PHASH_MAX_DISTANCE) pairs.push(i, other);
+      if (other >= 0 && has[other] && popcount32(hi[i]! ^ hi[other]!) + popcount32(lo[i]! ^ lo[other]!) <= PHASH_MAX_DISTANCE) pairs.push(i, other);
     }
   }
   return Int32Array.from(pairs);
 }
 
-function popcount(x: bigint): number {
-  let count = 0;
-  while (x > 0n) {
-    x &= x - 1n;
-    count++;
-  }
-  return count;
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }

@@ -1,0 +1,508 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { Worker } from 'node:worker_threads';
+import { EXACT_GRAPH_LIMIT, HNSW_PARAMS, VectorIndex } from '../src/adapters/vectors/usearch-index.js';
+import { CLUSTER_LEVELS, DEFAULT_LEVEL_RULES, OUTLIER_FRACTION, PHASH_MAX_DISTANCE, clusterSizes } from '../src/core/clustering.js';
+import { NEIGHBOURS_K, computeIndex } from '../src/modules/indexing/compute-index.js';
+import { type BenchReport, type Goal, fixed } from './lib/report.js';
+
+const require = createRequire(import.meta.url);
+const usearch = require('usearch') as typeof import('usearch');
+
+const DIMENSIONS = 480;
+const THREADS = 2;
+const ITEMS_PER_CENTRE = 20;
+const SPREAD = [0.3, 0.9] as const;
+const DUPLICATE_FRACTION = 0.02;
+const ISOLATED_FRACTION = 0.01;
+/** Norm of the noise added to a near duplicate (before re-normalising): cosine to its source ≈ 0.9998. */
+const NEAR_DUPLICATE_NOISE = 0.02;
+/** Bits flipped in a near duplicate's perceptual hash (exact copies share their source's hash). */
+const NEAR_DUPLICATE_PHASH_BITS = 2;
+const RECALL_QUERIES = 200;
+const SAMPLE_MS = 100;
+const GOAL_100K_S = 60;
+const GOAL_1M_S = 900;
+const GOAL_1M_HWM_MB = 4096;
+/** This bench reports MiB, so that the 4 GB goal reads as 4096. */
+const MB = 1024 * 1024;
+
+function sizesFromEnv(): number[] {
+  const raw = process.env.BENCH_INDEX_SIZES?.trim() || '10000,100000,1000000';
+  const sizes = raw.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 50)) {
+    throw new Error(`BENCH_INDEX_SIZES must be comma-separated integers >= 50 (got "${raw}")`);
+  }
+  return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+/** sfc32: small, fast, seeded; plus Gaussians by Marsaglia's polar method. */
+class Rng {
+  private a = 0x9e3779b9;
+  private b = 0x243f6a88;
+  private c = 0xb7e15162;
+  private d: number;
+  private spare = Number.NaN;
+
+  constructor(seed: number) {
+    this.d = seed >>> 0;
+    for (let i = 0; i < 16; i++) this.u32();
+  }
+
+  u32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  uniform(): number {
+    return this.u32() / 4294967296;
+  }
+
+  int(n: number): number {
+    return Math.floor(this.uniform() * n);
+  }
+
+  gaussian(): number {
+    if (!Number.isNaN(this.spare)) {
+      const s = this.spare;
+      this.spare = Number.NaN;
+      return s;
+    }
+    let u: number;
+    let v: number;
+    let s: number;
+    do {
+      u = 2 * this.uniform() - 1;
+      v = 2 * this.uniform() - 1;
+      s = u * u + v * v;
+    } while (s >= 1 || s === 0);
+    const f = Math.sqrt((-2 * Math.log(s)) / s);
+    this.spare = v * f;
+    return u * f;
+  }
+
+  hex64(): string {
+    return this.u32().toString(16).padStart(8, '0') + this.u32().toString(16).padStart(8, '0');
+  }
+}
+
+/** Scales row `i` of `v` to unit length, in place. */
+function normaliseRow(v: Float32Array, i: number, d: number): void {
+  const base = i * d;
+  let norm = 0;
+  for (let x = 0; x < d; x++) norm += v[base + x]! * v[base + x]!;
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let x = 0; x < d; x++) v[base + x] = v[base + x]! / norm;
+}
+
+interface Synthetic {
+  vectors: Float32Array;
+  phashes: string[];
+  centres: number;
+  /** Flat (duplicate, source) pairs, exact and near copies alike. */
+  duplicates: Int32Array;
+  exactCopies: number;
+  isolated: Int32Array;
+}
+
+/**
+ * n unit vectors that look like embeddings rather than uniform noise: n/20 Gaussian centres (unit norm), each
+ * item a centre plus isotropic Gaussian noise whose norm is the cluster's spread (drawn from [0.3, 0.9]) times
+ * the centre's, 2 % duplicates of an earlier item (half exact, half with tiny noise), 1 % pure noise.
+ * Written row by row into one Float32Array; only the centres (n/20 rows) are held besides it.
+ */
+function generate(n: number, d: number, seed: number): Synthetic {
+  const rng = new Rng(seed);
+  const nCentres = Math.max(1, Math.round(n / ITEMS_PER_CENTRE));
+  const centres = new Float32Array(nCentres * d);
+  const sigma = new Float32Array(nCentres);
+  for (let c = 0; c < nCentres; c++) {
+    for (let x = 0; x < d; x++) centres[c * d + x] = rng.gaussian();
+    normaliseRow(centres, c, d);
+    // Per-dimension sigma so that the noise vector's expected norm is the spread (the centre's norm is 1).
+    sigma[c] = (SPREAD[0] + (SPREAD[1] - SPREAD[0]) * rng.uniform()) / Math.sqrt(d);
+  }
+  const vectors = new Float32Array(n * d);
+  const phashes = new Array<string>(n);
+  const duplicates: number[] = [];
+  const isolated: number[] = [];
+  let exactCopies = 0;
+  const nearSigma = NEAR_DUPLICATE_NOISE / Math.sqrt(d);
+  for (let i = 0; i < n; i++) {
+    const base = i * d;
+    const role = rng.uniform();
+    if (role < ISOLATED_FRACTION) {
+      for (let x = 0; x < d; x++) vectors[base + x] = rng.gaussian();
+      phashes[i] = rng.hex64();
+      isolated.push(i);
+    } else if (role < ISOLATED_FRACTION + DUPLICATE_FRACTION && i > 0) {
+      const source = rng.int(i);
+      const from = source * d;
+      if (rng.uniform() < 0.5) {
+        vectors.copyWithin(base, from, from + d);
+        phashes[i] = phashes[source]!;
+        exactCopies++;
+      } else {
+        for (let x = 0; x < d; x++) vectors[base + x] = vectors[from + x]! + nearSigma * rng.gaussian();
+        let hash = BigInt(`0x${phashes[source]!}`);
+        for (let b = 0; b < NEAR_DUPLICATE_PHASH_BITS; b++) hash ^= 1n << BigInt(rng.int(64));
+        phashes[i] = hash.toString(16).padStart(16, '0');
+      }
+      duplicates.push(i, source);
+    } else {
+      const c = rng.int(nCentres);
+      const from = c * d;
+      const s = sigma[c]!;
+      for (let x = 0; x < d; x++) vectors[base + x] = centres[from + x]! + s * rng.gaussian();
+      phashes[i] = rng.hex64();
+    }
+    normaliseRow(vectors, i, d);
+  }
+  return { vectors, phashes, centres: nCentres, duplicates: Int32Array.from(duplicates), exactCopies, isolated: Int32Array.from(isolated) };
+}
+
+/**
+ * Process RSS sampled every 100 ms by a setInterval in a worker thread: computeIndex is one synchronous call
+ * (HNSW build and search are native and block the main thread throughout), so a main-thread timer would
+ * never fire during it. The worker's own RSS (a few MB) is part of the process and so of every reading.
+ */
+const SAMPLER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const peak = workerData.peak;
+setInterval(() => {
+  const kib = Math.round(process.memoryUsage.rss() / 1024);
+  if (kib > Atomics.load(peak, 0)) Atomics.store(peak, 0, kib);
+}, workerData.intervalMs);
+`;
+
+class PeakRssSampler {
+  private readonly peakKib = new Int32Array(new SharedArrayBuffer(4));
+  private readonly worker: Worker;
+
+  constructor(intervalMs: number) {
+    this.worker = new Worker(SAMPLER_SOURCE, { eval: true, workerData: { peak: this.peakKib, intervalMs } });
+    this.worker.unref();
+    this.reset();
+  }
+
+  /** Starts a new window at the current RSS. */
+  reset(): void {
+    Atomics.store(this.peakKib, 0, Math.round(process.memoryUsage.rss() / 1024));
+  }
+
+  /** Highest RSS since reset(), with a fresh sample now. */
+  peak(): number {
+    return Math.max(Atomics.load(this.peakKib, 0) * 1024, process.memoryUsage.rss());
+  }
+
+  async stop(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+/** Linux: sets VmHWM (peak RSS) back to the current RSS (writing 5 to clear_refs, Linux >= 4.0). */
+function resetVmHwm(): boolean {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The kernel's exact peak RSS of this process (bytes), NaN off Linux. */
+function vmHwm(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A full collection and a short pause, so each run starts from what is really live. */
+async function settle(): Promise<void> {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
+  await sleep(1000);
+}
+
+interface Recall {
+  queries: number;
+  recall: number;
+  /** Queries whose 10 approximate neighbours were all exact ones. */
+  perfect: number;
+  exactSeconds: number;
+  loadSeconds: number;
+  searchSeconds: number;
+}
+
+/**
+ * recall@10 of the saved HNSW index: for random items (as queries), its top 10 other items (search() of
+ * VectorIndex.load, the path similarity search uses) against the exact top 10 by brute force (usearch
+ * exactSearch, f32, cosine) over the same centred vectors. Self is dropped from both lists.
+ */
+function measureRecall(vectors: Float32Array, n: number, d: number, indexPath: string, seed: number): Recall {
+  const rng = new Rng(seed);
+  const q = Math.min(RECALL_QUERIES, n);
+  const chosen = new Set<number>();
+  while (chosen.size < q) chosen.add(rng.int(n));
+  const ids = [...chosen];
+  const queries = new Float32Array(q * d);
+  ids.forEach((id, r) => queries.set(vectors.subarray(id * d, (id + 1) * d), r * d));
+  const k = NEIGHBOURS_K + 1;
+
+  let t = performance.now();
+  const exact = usearch.exactSearch(vectors, queries, d, k, 'cos' as never, THREADS) as unknown as { keys: BigUint64Array; counts: ArrayLike<number | bigint> };
+  const exactSeconds = (performance.now() - t) / 1000;
+  t = performance.now();
+  const index = VectorIndex.load(indexPath, d);
+  const loadSeconds = (performance.now() - t) / 1000;
+
+  let hits = 0;
+  let perfect = 0;
+  let searchSeconds = 0;
+  for (const [r, id] of ids.entries()) {
+    const truth = new Set<number>();
+    for (let j = 0; j < Number(exact.counts[r]) && truth.size < NEIGHBOURS_K; j++) {
+      const other = Number(exact.keys[r * k + j]);
+      if (other !== id) truth.add(other);
+    }
+    t = performance.now();
+    const found = index.search(queries.subarray(r * d, (r + 1) * d), k).ordinals;
+    searchSeconds += (performance.now() - t) / 1000;
+    const approx = Array.from(found).filter((o) => o !== id).slice(0, NEIGHBOURS_K);
+    const h = approx.filter((o) => truth.has(o)).length;
+    hits += h;
+    if (h === NEIGHBOURS_K) perfect++;
+  }
+  return { queries: q, recall: hits / (q * NEIGHBOURS_K), perfect, exactSeconds, loadSeconds, searchSeconds };
+}
+
+function usearchVersion(): string {
+  try {
+    const pkg = path.join(path.dirname(require.resolve('usearch')), '..', '..', '..', 'package.json');
+    return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+  } catch {
+    return '?';
+  }
+}
+
+function clusterStats(labels: Int32Array): { count: number; largest: number } {
+  const sizes = clusterSizes(labels);
+  let count = 0;
+  let largest = 0;
+  for (const s of sizes) {
+    if (s > 0) count++;
+    if (s > largest) largest = s;
+  }
+  return { count, largest };
+}
+
+interface Run {
+  n: number;
+  exact: boolean;
+  generateSeconds: number;
+  graphSeconds: number;
+  clustersSeconds: number;
+  wallSeconds: number;
+  /** User + system CPU of the whole process (native threads included) during computeIndex. */
+  cpuSeconds: number;
+  /** 1-minute load average just before computeIndex. */
+  loadBefore: number;
+  rssBefore: number;
+  sampledPeak: number;
+  hwmBefore: number;
+  hwmAfter: number;
+  indexBytes: number;
+  level0: { count: number; largest: number };
+  level4: { count: number; largest: number };
+  outliers: number;
+  data: { centres: number; duplicates: number; exactCopies: number; isolated: number };
+  duplicatesJoined: number;
+  isolatedFlagged: number;
+  recall: Recall | null;
+}
+
+async function runSize(n: number, dir: string, sampler: PeakRssSampler, hwmResettable: boolean): Promise<Run> {
+  await settle();
+  let t = performance.now();
+  let data: Synthetic | null = generate(n, DIMENSIONS, n);
+  const generateSeconds = (performance.now() - t) / 1000;
+  const indexPath = path.join(dir, `index-${n}.usearch`);
+
+  await settle();
+  if (hwmResettable) resetVmHwm();
+  const hwmBefore = vmHwm();
+  const rssBefore = process.memoryUsage.rss();
+  const loadBefore = os.loadavg()[0]!;
+  sampler.reset();
+  const cpu = process.cpuUsage();
+  t = performance.now();
+  let out: ReturnType<typeof computeIndex> | null = computeIndex({
+    vectors: data.vectors,
+    dimensions: DIMENSIONS,
+    phashes: data.phashes,
+    prior: null,
+    threads: THREADS,
+    indexPath,
+  });
+  const wallSeconds = (performance.now() - t) / 1000;
+  const { user, system } = process.cpuUsage(cpu);
+  const hwmAfter = vmHwm();
+  const sampledPeak = sampler.peak();
+
+  const levels = out.levels;
+  const level0 = levels[0]!;
+  let duplicatesJoined = 0;
+  for (let p = 0; p < data.duplicates.length; p += 2) if (level0[data.duplicates[p]!] === level0[data.duplicates[p + 1]!]) duplicatesJoined++;
+  let isolatedFlagged = 0;
+  for (const i of data.isolated) if (out.outliers[i] === 1) isolatedFlagged++;
+  let outliers = 0;
+  for (const f of out.outliers) outliers += f;
+
+  const run: Run = {
+    n,
+    exact: out.exact,
+    generateSeconds,
+    graphSeconds: out.seconds.graph,
+    clustersSeconds: out.seconds.clusters,
+    wallSeconds,
+    cpuSeconds: (user + system) / 1e6,
+    loadBefore,
+    rssBefore,
+    sampledPeak,
+    hwmBefore,
+    hwmAfter,
+    indexBytes: (await stat(indexPath)).size,
+    level0: clusterStats(level0),
+    level4: clusterStats(levels[CLUSTER_LEVELS - 1]!),
+    outliers,
+    data: { centres: data.centres, duplicates: data.duplicates.length / 2, exactCopies: data.exactCopies, isolated: data.isolated.length },
+    duplicatesJoined,
+    isolatedFlagged,
+    recall: null,
+  };
+  out = null;
+  if (!run.exact) {
+    // computeIndex's own index is native memory V8 does not count: collect it before loading the saved copy.
+    await settle();
+    // computeIndex centred data.vectors in place: the exact neighbours are computed on that same array.
+    run.recall = measureRecall(data.vectors, n, DIMENSIONS, indexPath, n ^ 0x5eed);
+  }
+  data = null;
+  await rm(indexPath, { force: true });
+  return run;
+}
+
+/** k-NN graph + clusters (computeIndex) on synthetic 480-d embeddings at BENCH_INDEX_SIZES, time and memory. */
+export async function indexGraph(): Promise<BenchReport> {
+  const sizes = sizesFromEnv();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-index-'));
+  const sampler = new PeakRssSampler(SAMPLE_MS);
+  const hwmResettable = resetVmHwm();
+  const runs: Run[] = [];
+  try {
+    for (const n of sizes) {
+      process.stderr.write(`  index-graph: N=${n}...\n`);
+      runs.push(await runSize(n, dir, sampler, hwmResettable));
+    }
+  } finally {
+    await sampler.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const cpus = os.cpus().length;
+  const total = (r: Run) => r.graphSeconds + r.clustersSeconds;
+  const pct = (count: number, n: number) => `${fixed((100 * count) / n, 2)}%`;
+  const rows = runs.map((r) => [
+    String(r.n),
+    r.exact ? 'exact' : 'HNSW',
+    fixed(r.generateSeconds, 1),
+    fixed(r.graphSeconds, 2),
+    fixed(r.clustersSeconds, 2),
+    fixed(total(r), 2),
+    fixed(r.wallSeconds, 2),
+    fixed(r.n / total(r), 0),
+    fixed(r.sampledPeak / MB, 0),
+    fixed(r.hwmAfter / MB, 0),
+    fixed(r.indexBytes / MB, 1),
+    pct(r.level0.largest, r.n),
+    pct(r.level4.largest, r.n),
+    String(r.level0.count),
+    String(r.level4.count),
+    String(r.outliers),
+    r.recall ? fixed(r.recall.recall, 4) : '-',
+  ]);
+
+  const goals: Goal[] = [];
+  for (const r of runs) {
+    if (r.n === 100_000) {
+      goals.push({ description: `N=100000: graph + clusters < ${GOAL_100K_S} s`, actual: `${fixed(total(r), 1)} s`, pass: total(r) < GOAL_100K_S });
+    }
+    if (r.n === 1_000_000) {
+      goals.push(
+        { description: `N=1000000: graph + clusters < ${GOAL_1M_S} s`, actual: `${fixed(total(r), 1)} s`, pass: total(r) < GOAL_1M_S },
+        { description: `N=1000000: VmHWM during computeIndex < ${GOAL_1M_HWM_MB} MB`, actual: `${fixed(r.hwmAfter / MB, 0)} MB`, pass: r.hwmAfter < GOAL_1M_HWM_MB * MB },
+      );
+    }
+  }
+
+  const rules = DEFAULT_LEVEL_RULES.map((rule) => rule.minSimilarity).join(' / ');
+  const details = runs.map((r) =>
+    [
+      `N=${r.n}: ${r.data.centres} centres, ${r.data.duplicates} duplicates (${r.data.exactCopies} exact copies), ${r.data.isolated} isolated;`,
+      `  duplicates in their source's level-0 cluster ${pct(r.duplicatesJoined, Math.max(1, r.data.duplicates))}, isolated points flagged outlier ${pct(r.isolatedFlagged, Math.max(1, r.data.isolated))};`,
+      `  RSS before computeIndex ${fixed(r.rssBefore / MB, 0)} MB (vectors ${fixed((r.n * DIMENSIONS * 4) / MB, 0)} MB), VmHWM ${fixed(r.hwmBefore / MB, 0)} -> ${fixed(r.hwmAfter / MB, 0)} MB;`,
+      `  computeIndex CPU ${fixed(r.cpuSeconds, 1)} s (user + sys, all threads) = ${fixed(r.cpuSeconds / r.wallSeconds, 2)} cores busy on average; load average before ${fixed(r.loadBefore, 1)}` +
+        (r.loadBefore > cpus ? ` on ${cpus} CPUs: BUSY MACHINE, the times above are inflated;` : ';'),
+      `  centring (wall - graph - clusters) ${fixed(r.wallSeconds - total(r), 2)} s` +
+        (r.recall
+          ? `; recall check: exact search ${fixed(r.recall.exactSeconds, 2)} s, index load ${fixed(r.recall.loadSeconds, 2)} s, ${r.recall.queries} searches ${fixed(r.recall.searchSeconds * 1000, 0)} ms, ${r.recall.perfect}/${r.recall.queries} queries with all 10 right.`
+          : '.'),
+    ].join('\n'),
+  );
+
+  return {
+    title: `k-NN graph + clustering (computeIndex) on synthetic ${DIMENSIONS}-d embeddings, N = ${sizes.join(', ')}`,
+    notes: [
+      `Data per N (seeded with N, so the same N gives the same data whatever the list): ~N/${ITEMS_PER_CENTRE} random unit-norm Gaussian centres; each item is`,
+      `  a uniformly chosen centre + isotropic Gaussian noise of norm s x |centre|, s per cluster uniform in [${SPREAD[0]}, ${SPREAD[1]}]`,
+      `  (cosine to the centre 0.96-0.74, so cluster sizes ~Poisson(${ITEMS_PER_CENTRE}) with mixed tightness); ${DUPLICATE_FRACTION * 100} % duplicates of an earlier item`,
+      `  (half exact copies sharing its perceptual hash, half + noise of norm ${NEAR_DUPLICATE_NOISE} with ${NEAR_DUPLICATE_PHASH_BITS} hash bits flipped); ${ISOLATED_FRACTION * 100} % pure noise;`,
+      '  every row L2-normalised; generated in place into one Float32Array (not timed in "total"). Other hashes random 16 hex digits.',
+      `Measured: computeIndex (src/modules/indexing/compute-index.ts) on the main thread, threads ${THREADS}, prior null, the default level rules`,
+      `  (level 0..4 at similarity >= ${rules}), indexPath a temp file. It centres the vectors in place, then builds the graph`,
+      `  (k=${NEIGHBOURS_K}; exact brute force up to EXACT_GRAPH_LIMIT=${EXACT_GRAPH_LIMIT} items, which also builds and saves an HNSW index; else usearch HNSW`,
+      `  ${JSON.stringify(HNSW_PARAMS)} built, searched for every item, saved): "graph s" includes the save.`,
+      `  "clusters+scores s" = perceptual-hash pairs, clusterLevels, nearest similarity, uniqueness, outliers (${OUTLIER_FRACTION * 100} % weakest).`,
+      '  total = graph + clusters (computeIndex\'s own seconds; goals use it); wall = the whole call, centring included. items/s = N / total.',
+      `Memory: VmHWM from /proc/self/status, ${hwmResettable ? 'reset to the current RSS just before computeIndex (clear_refs 5), so it is the exact peak of this call' : 'NOT resettable here, so it is the process peak so far (sizes run in increasing order)'};`,
+      `  the vectors (N x ${DIMENSIONS} x 4 bytes) are already resident then. "sampled RSS" = highest process.memoryUsage().rss seen every ${SAMPLE_MS} ms`,
+      '  by a setInterval in a worker thread (a main-thread timer cannot fire during the synchronous call); it can miss short peaks.',
+      '  Between sizes every reference is dropped and gc() forced. MB = 2^20 bytes.',
+      `recall@10 (HNSW sizes only): ${RECALL_QUERIES} random items as queries against VectorIndex.load(indexPath).search() (single queries, as similarity search does),`,
+      '  vs usearch.exactSearch (f32 cosine) over the same, now centred, vectors; self dropped from both; index f16, exact f32.',
+      '  A multi-threaded HNSW build is not deterministic, so recall (and, slightly, the HNSW rows\' clusters) vary run to run on the same data.',
+      `Machine: ${cpus} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, usearch ${usearchVersion()}.`,
+    ],
+    columns: [
+      'N', 'graph', 'generate s', 'graph s', 'clusters+scores s', 'total s', 'wall s', 'items/s', 'sampled RSS MB', 'VmHWM MB', 'index file MB',
+      'largest L0 %', 'largest L4 %', 'clusters L0', 'clusters L4', 'outliers', 'recall@10',
+    ],
+    rows,
+    goals,
+    details,
+  };
+}
