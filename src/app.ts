@@ -17,6 +17,7 @@ import { Dataset } from './modules/datasets/datasets.schemas.js';
 import { ingestionRoutes } from './modules/ingestion/ingestion.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { exploreRoutes } from './modules/explore/explore.routes.js';
+import { addMediaRoutes } from './modules/add-media/add-media.routes.js';
 import { type MetricsSource, registerMetrics } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
@@ -29,6 +30,8 @@ export interface AppDeps {
   metrics: MetricsSource;
   publicUrl: string | null;
   version: string;
+  /** Serve the pipeline routes (on-premises add_media from a local path): only where this process also runs jobs. */
+  processRoutes?: boolean;
 }
 
 /** Builds the HTTP app from ready services: no environment, no listening (main.ts and tests do that). */
@@ -82,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   accessRoutes(app, { access });
   tasksRoutes(app, { tasks });
   mediaRoutes(app, { media, auth, publicUrl: deps.publicUrl });
+  addMediaRoutes(app, { addMedia: deps.services.addMedia, processRoutes: deps.processRoutes ?? false });
   exploreRoutes(app, { explore: deps.services.explore, media, publicUrl: deps.publicUrl, maxFileBytes: deps.services.ingestion.limits.maxFileBytes });
   return app;
 }

@@ -23,6 +23,9 @@ export interface Config {
   embeddingInputSize: number;
   /** Native threads for building the neighbour graph. */
   indexThreads: number;
+  addMedia: { enabled: boolean; localRoots: string[] };
+  /** The AWS_* settings object-storage sources read (region, endpoint, credentials); never logged. */
+  objectStorageEnv: NodeJS.ProcessEnv;
 }
 
 export class ConfigError extends Error {
@@ -78,6 +81,24 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     }
   };
 
+  const flag = (name: string, fallback: boolean): boolean => {
+    const raw = value(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+    if (['false', '0', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
+  /** Absolute folders separated by the platform's path delimiter (":" here), normalised. */
+  const roots = (name: string): string[] => {
+    const raw = value(name);
+    if (raw === undefined) return [];
+    const list = raw.split(path.delimiter).map((r) => r.trim()).filter(Boolean);
+    for (const r of list) if (!path.isAbsolute(r)) problems.push(`${name} must list absolute folders (got "${r}")`);
+    return list.map((r) => path.resolve(r));
+  };
+
   const secretKey = (): Buffer | null => {
     const raw = value('LOUPE_SECRET_KEY');
     if (raw === undefined) return null;
@@ -115,6 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     blobGcGraceSeconds: integer('BLOB_GC_GRACE_SECONDS', 3600, 0, 31_536_000),
     embeddingInputSize: integer('EMBEDDING_INPUT_SIZE', 256, 64, 1024),
     indexThreads: integer('INDEX_THREADS', 2, 1, 64),
+    addMedia: { enabled: flag('ADD_MEDIA_ENABLED', true), localRoots: roots('LOCAL_MEDIA_ROOTS') },
+    objectStorageEnv: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('AWS_'))),
   };
   if (config.embeddingInputSize % 32 !== 0) problems.push(`EMBEDDING_INPUT_SIZE must be a multiple of 32, got ${config.embeddingInputSize}`);
 

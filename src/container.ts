@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -30,6 +31,9 @@ import { TasksService } from './modules/tasks/tasks.service.js';
 import { VersionsRepo } from './modules/versions/versions.repo.js';
 import { IndexingRepo } from './modules/indexing/indexing.repo.js';
 import { ExploreRepo } from './modules/explore/explore.repo.js';
+import { AddMediaRepo } from './modules/add-media/add-media.repo.js';
+import { AddMediaService } from './modules/add-media/add-media.service.js';
+import { S3MediaProbe } from './modules/add-media/remote-media.js';
 import { ExploreService } from './modules/explore/explore.service.js';
 import { VectorIndexCache } from './modules/explore/vector-index-cache.js';
 import { loadWordVectorEmbedder } from './adapters/models/text-embedder.js';
@@ -44,6 +48,7 @@ export interface Services {
   ingestion: IngestionService;
   media: MediaService;
   explore: ExploreService;
+  addMedia: AddMediaService;
 }
 
 export interface Container {
@@ -89,7 +94,15 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const media = new MediaService(mediaRepo, datasets, blobs, new UrlSigner(serverKey));
   const images = new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
+  const addMediaRepo = new AddMediaRepo(db);
+  const localRoots = await Promise.all(config.addMedia.localRoots.map((root) => realpath(root).catch(() => root)));
+  const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, tasksRepo, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv), {
+    enabled: config.addMedia.enabled,
+    localRoots,
+    limits: config.upload,
+  });
   const jobDeps: JobDeps = {
+    addMedia: addMediaRepo,
     db,
     blobs,
     images,
@@ -101,6 +114,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     blobGc,
     embedding: centerNetIdentity(config.embeddingInputSize),
     indexThreads: config.indexThreads,
+    maxFileBytes: config.upload.maxFileBytes,
+    env: config.objectStorageEnv,
     concurrency: config.media.concurrency,
     frames: {
       maxFrames: config.media.videoMaxFrames,
@@ -123,7 +138,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     database,
     blobs,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc },
-    services: { auth, datasets, access, tasks, ingestion, media, explore },
+    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia },
     jobDeps,
     checkDatabase: async () => {
       await sql`select 1`.execute(db);

@@ -94,6 +94,7 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
         metrics: { taskTotals: () => container.repos.tasks.totals() },
         publicUrl: config.publicUrl,
         version,
+        processRoutes: config.role === 'all',
       });
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();

@@ -168,16 +168,27 @@ export function uniquenessScores(nearest: Float32Array): Float32Array {
   return out;
 }
 
-/** Flags the floor(fraction × n) items with the weakest best neighbour (ties at the cut included). */
+/** The best-neighbour similarity at or below which an item is an outlier: the floor(fraction × n)-th weakest; null when none. */
+export function outlierCut(nearest: Float32Array, fraction = OUTLIER_FRACTION): number | null {
+  const count = Math.floor(fraction * nearest.length);
+  if (count === 0) return null;
+  return Float32Array.from(nearest).sort()[count - 1]!;
+}
+
+/** Flags the items at or below the outlier cut (ties included). */
 export function outlierFlags(nearest: Float32Array, fraction = OUTLIER_FRACTION): Uint8Array {
-  const n = nearest.length;
-  const flags = new Uint8Array(n);
-  const count = Math.floor(fraction * n);
-  if (count === 0) return flags;
-  const sorted = Float32Array.from(nearest).sort();
-  const cut = sorted[count - 1]!;
-  for (let i = 0; i < n; i++) if (nearest[i]! <= cut) flags[i] = 1;
+  const flags = new Uint8Array(nearest.length);
+  const cut = outlierCut(nearest, fraction);
+  if (cut === null) return flags;
+  for (let i = 0; i < nearest.length; i++) if (nearest[i]! <= cut) flags[i] = 1;
   return flags;
+}
+
+/** The largest nearest-neighbour distance, which scales uniqueness (0 when there is none). */
+export function uniquenessScale(nearest: Float32Array): number {
+  let max = 0;
+  for (const s of nearest) if (!Number.isNaN(s)) max = Math.max(max, 1 - s);
+  return max;
 }
 
 /** Sizes of the clusters in `labels`, indexed by label. */

@@ -53,6 +53,20 @@ export const errors = {
   imageRequired: () => new AppError(400, "Upload one image in the multipart form field 'file'"),
   rangeNotSatisfiable: () => new AppError(416, 'Requested range not satisfiable'),
 
+  operationBlocked: (operation: string, taskType: string) => new AppError(409, `Operation '${operation}' is blocked while ${taskType} task is running`),
+  operationStatus: (operation: string, status: string, allowed: readonly string[]) =>
+    new AppError(409, `Operation '${operation}' needs the dataset ${allowed.join(' or ')}; it is ${status}`),
+  noEmbeddingConfig: (datasetId: string) => new AppError(400, `Dataset ${datasetId} has no embedding_config... it is indexed when its creation completes; add media after that`),
+  archiveInFiles: (fileName: string) => new AppError(400, `${fileName} is an archive: send it in the form field 'archive' (one .zip, .tar or .tar.gz)`),
+  notAnArchive: (fileName: string) => new AppError(400, `${fileName} is not a .zip, .tar or .tar.gz archive`),
+  archiveRefused: (fileName: string, reason: string) => new AppError(400, `Archive ${fileName} refused: ${reason}`),
+  noMediaInArchive: (fileName: string) => new AppError(400, `No images or videos found in archive ${fileName}`),
+  exactlyOneSource: () => new AppError(400, 'Exactly one media source must be provided: files[], s3_uri, or archive'),
+  noMediaAt: (uri: string) => new AppError(400, `Invalid S3 URI or no media files found at ${uri}`),
+  addMediaDisabled: () => new AppError(403, 'Add media feature is not enabled'),
+  pathNotAllowed: (path: string) => new AppError(403, `Path ${path} is outside the folders this server may read (LOCAL_MEDIA_ROOTS)`),
+  pipelineFailed: (detail: string) => new AppError(500, detail),
+
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),
 } as const;

@@ -1,4 +1,4 @@
-import type { DatasetStatus } from './dataset-status.js';
+import { DATASET_STATUSES, type DatasetStatus } from './dataset-status.js';
 
 export const TASK_TYPES = [
   'DATASET_CREATION',
@@ -44,13 +44,26 @@ export function canRetry(task: { task_type: TaskType; status: TaskStatus }): Dec
 export const TASK_SORT_FIELDS = ['start_time', 'status', 'task_type', 'dataset_name', 'dataset_id', 'created_by'] as const;
 export type TaskSortField = (typeof TASK_SORT_FIELDS)[number];
 
+/** A dataset status, or the one the dataset had before the task started (kept in the task's config). */
+export type StatusTarget = DatasetStatus | 'previous';
+
 /**
  * What a task's failure or abort does to its dataset, applied in the same transaction as the task's
- * own change. A creation that stops leaves INDEXING for ERROR (with the reason), and a retry goes back.
+ * own change. A creation that stops leaves INDEXING for ERROR (with the reason), and a retry goes back;
+ * a media batch or reindex that stops leaves the dataset as it was before (its version is never made head).
  */
-export const DATASET_STATUS_ON_STOP: Partial<Record<TaskType, { from: DatasetStatus; to: DatasetStatus }>> = {
-  DATASET_CREATION: { from: 'INDEXING', to: 'ERROR' },
+export const DATASET_STATUS_ON_STOP: Partial<Record<TaskType, { from: readonly DatasetStatus[]; to: StatusTarget }>> = {
+  DATASET_CREATION: { from: ['INDEXING'], to: 'ERROR' },
+  MEDIA_ADDITION: { from: ['READ ONLY', 'INDEXING'], to: 'previous' },
+  REINDEX: { from: ['READ ONLY', 'INDEXING'], to: 'previous' },
 };
-export const DATASET_STATUS_ON_RETRY: Partial<Record<TaskType, { from: DatasetStatus; to: DatasetStatus }>> = {
-  DATASET_CREATION: { from: 'ERROR', to: 'INDEXING' },
+export const DATASET_STATUS_ON_RETRY: Partial<Record<TaskType, { from: readonly DatasetStatus[]; to: StatusTarget }>> = {
+  DATASET_CREATION: { from: ['ERROR'], to: 'INDEXING' },
 };
+
+/** Where a stopped task leaves its dataset; `previous` comes from the task's config. */
+export function statusAfter(target: StatusTarget, config: Record<string, unknown>): DatasetStatus | null {
+  if (target !== 'previous') return target;
+  const previous = config.previous_status;
+  return typeof previous === 'string' && (DATASET_STATUSES as readonly string[]).includes(previous) ? (previous as DatasetStatus) : null;
+}

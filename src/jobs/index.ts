@@ -1,13 +1,15 @@
 import type { TaskType } from '../core/tasks.js';
-import { type DatasetCreationDeps, datasetCreationJob } from './dataset-creation.job.js';
+import { datasetCreationJob } from './dataset-creation.job.js';
+import { type MediaAdditionDeps, mediaAdditionJob } from './media-addition.job.js';
 import type { JobDefinition } from './registry.js';
+import { reindexJob } from './reindex.job.js';
 
-export type JobDeps = DatasetCreationDeps;
+export type JobDeps = MediaAdditionDeps;
 
 /** Handlers of the task types this build runs; each capability adds its own entry here. */
 export function productionJobs(deps: JobDeps): JobDefinition[] {
-  return [datasetCreationJob(deps)];
+  return [datasetCreationJob(deps), mediaAdditionJob(deps), reindexJob(deps)];
 }
 
 /** Task types the services of this build can start: each must have exactly one handler at boot. */
-export const startableTaskTypes: TaskType[] = ['DATASET_CREATION'];
+export const startableTaskTypes: TaskType[] = ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX'];

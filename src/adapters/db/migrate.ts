@@ -3,6 +3,7 @@ import * as m0001 from './migrations/0001-platform.js';
 import * as m0002 from './migrations/0002-task-counts.js';
 import * as m0003 from './migrations/0003-media.js';
 import * as m0004 from './migrations/0004-indexing.js';
+import * as m0005 from './migrations/0005-media-batches.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-task-counts': m0002,
   '0003-media': m0003,
   '0004-indexing': m0004,
+  '0005-media-batches': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -199,6 +199,16 @@ export interface BlobGcCandidatesTable {
   queued_at: Generated<Date>;
 }
 
+export interface MediaBatchesTable {
+  id: string;
+  dataset_id: string;
+  trans_id: number;
+  version_id: string;
+  media_count: number;
+  processed_at: Generated<Date>;
+  alerts_evaluated_at: Date | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -216,6 +226,7 @@ export interface Database {
   media_embeddings: MediaEmbeddingsTable;
   version_indexes: VersionIndexesTable;
   similarity_anchors: SimilarityAnchorsTable;
+  media_batches: MediaBatchesTable;
   blob_gc_candidates: BlobGcCandidatesTable;
 }
 

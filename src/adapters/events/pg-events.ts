@@ -64,4 +64,6 @@ export class PgEvents {
 
 export const CHANNELS = {
   apiKeyRevoked: 'loupe_api_key_revoked',
+  /** Payload: JSON {dataset_id, batch_id, trans_id, media_count}; the row in media_batches is the durable copy. */
+  mediaBatchProcessed: 'loupe_media_batch_processed',
 } as const;

@@ -51,6 +51,11 @@ export class VectorIndex {
     return this.index.size();
   }
 
+  /** Adds one vector under `ordinal` (the index grows as needed). */
+  add(ordinal: number, vector: Float32Array): void {
+    this.index.add(BigInt(ordinal), vector);
+  }
+
   save(filePath: string): void {
     this.index.save(filePath);
   }

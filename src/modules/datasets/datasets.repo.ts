@@ -39,6 +39,11 @@ export class DatasetsRepo {
     await trx.updateTable('datasets').set({ status_new: 'INDEXING', progress: 0, fatal_error_msg: null }).where('id', '=', datasetId).execute();
   }
 
+  /** A change that recomputes the index shows INDEXING until it commits (it was READ ONLY while media were processed). */
+  async markIndexingDuringChange(datasetId: string): Promise<void> {
+    await this.db.updateTable('datasets').set({ status_new: 'INDEXING' }).where('id', '=', datasetId).where('status_new', '=', 'READ ONLY').execute();
+  }
+
   async setProgress(datasetId: string, progress: number): Promise<void> {
     await this.db.updateTable('datasets').set({ progress }).where('id', '=', datasetId).execute();
   }

@@ -5,7 +5,9 @@ import {
   PHASH_MAX_DISTANCE,
   clusterLevels,
   nearestSimilarity,
+  outlierCut,
   outlierFlags,
+  uniquenessScale,
   uniquenessScores,
   type NeighbourGraph,
 } from '../../core/clustering.js';
@@ -34,6 +36,8 @@ export interface IndexOutput {
   nearest: Float32Array;
   uniqueness: Float32Array;
   outliers: Uint8Array;
+  /** What media attached later without a reindex are scored against: d / scale, and outlier when ≤ cut. */
+  scale: { uniqueness: number; outlierCut: number | null };
   exact: boolean;
   seconds: { graph: number; clusters: number };
 }
@@ -65,7 +69,8 @@ export function computeIndex(input: IndexInput): IndexOutput {
   const levels = clusterLevels(graph, input.rules ?? DEFAULT_LEVEL_RULES, phashPairs(graph, input.phashes));
   if (levels.length !== CLUSTER_LEVELS) throw new Error(`expected ${CLUSTER_LEVELS} cluster levels, got ${levels.length}`);
   const nearest = nearestSimilarity(graph);
-  const output = { mean, levels, nearest, uniqueness: uniquenessScores(nearest), outliers: outlierFlags(nearest), exact };
+  const scale = { uniqueness: uniquenessScale(nearest), outlierCut: outlierCut(nearest) };
+  const output = { mean, levels, nearest, uniqueness: uniquenessScores(nearest), outliers: outlierFlags(nearest), scale, exact };
   return { ...output, seconds: { graph: graphSeconds, clusters: (performance.now() - t) / 1000 } };
 }
 

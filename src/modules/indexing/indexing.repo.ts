@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { EmbeddingConfig } from '../../adapters/db/schema.js';
-import { bytesInto, vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
+import { bytesInto, bytesToVector, vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
 
 export interface VersionVectors {
   mediaIds: string[];
@@ -109,6 +109,45 @@ export class IndexingRepo {
       })
       .execute();
     return previous?.ann_blob_hash && previous.ann_blob_hash !== row.annBlobHash ? previous.ann_blob_hash : null;
+  }
+
+  /** The index a version starts from: its own once written, else its parent's (the head it was forked from). */
+  async baseIndex(versionId: string) {
+    const row = await sql<{ model: string; dimensions: number; item_count: number; mean: Buffer; ann_blob_hash: string | null; params: Record<string, unknown> }>`
+      select i.model, i.dimensions, i.item_count, i.mean, i.ann_blob_hash, i.params
+      from versions v join version_indexes i on i.version_id = v.id or i.version_id = v.parent_id
+      where v.id = ${versionId}::uuid
+      order by (i.version_id = v.id) desc limit 1`.execute(this.db);
+    const found = row.rows[0];
+    return found ? { ...found, mean: bytesToVector(found.mean) } : undefined;
+  }
+
+  /** Embedded media of the version not in its index yet, in media-id order. */
+  async unindexedMedia(versionId: string, model: string) {
+    const rows = await sql<{ media_id: string; vector: Buffer; phash: string | null }>`
+      select vm.media_id, e.vector, m.phash from version_media vm
+      join media_embeddings e on e.media_id = vm.media_id and e.model = ${model}
+      join media m on m.id = vm.media_id
+      where vm.version_id = ${versionId}::uuid and vm.ordinal is null
+      order by vm.media_id`.execute(this.db);
+    return rows.rows.map((r) => ({ mediaId: r.media_id, vector: bytesToVector(r.vector), phash: r.phash }));
+  }
+
+  async neighbours(versionId: string, ordinals: number[]) {
+    if (ordinals.length === 0) return [];
+    const rows = await sql<{ ordinal: number; media_id: string; phash: string | null; duplicate_group: string | null; l0: string; l1: string; l2: string; l3: string; l4: string }>`
+      select vm.ordinal, vm.media_id, m.phash, vm.duplicate_group, vm.cluster_l0 as l0, vm.cluster_l1 as l1, vm.cluster_l2 as l2,
+        vm.cluster_l3 as l3, vm.cluster_l4 as l4
+      from version_media vm join media m on m.id = vm.media_id
+      where vm.version_id = ${versionId}::uuid and vm.ordinal = any(${ordinals}::int[])`.execute(this.db);
+    return rows.rows.map((r) => ({ ordinal: r.ordinal, mediaId: r.media_id, phash: r.phash, duplicateGroup: r.duplicate_group, clusters: [r.l0, r.l1, r.l2, r.l3, r.l4] }));
+  }
+
+  /** Media that gained a near-duplicate: their level-0 cluster becomes their duplicate group. */
+  async markDuplicates(trx: Db, versionId: string, mediaIds: string[]): Promise<void> {
+    if (mediaIds.length === 0) return;
+    await sql`update version_media set duplicate_group = cluster_l0
+      where version_id = ${versionId}::uuid and media_id = any(${mediaIds}::uuid[]) and duplicate_group is null`.execute(trx);
   }
 
   async setEmbeddingConfig(trx: Db, datasetId: string, config: EmbeddingConfig): Promise<void> {

@@ -80,7 +80,15 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
         itemCount: n,
         mean: output.mean,
         annBlobHash: ann?.hash ?? null,
-        params: { k: NEIGHBOURS_K, exact_graph: output.exact, hnsw: HNSW_PARAMS, levels: DEFAULT_LEVEL_RULES, seconds: output.seconds },
+        params: {
+          k: NEIGHBOURS_K,
+          exact_graph: output.exact,
+          hnsw: HNSW_PARAMS,
+          levels: DEFAULT_LEVEL_RULES,
+          uniqueness_scale: output.scale.uniqueness,
+          outlier_cut: output.scale.outlierCut,
+          seconds: output.seconds,
+        },
       });
       if (replaced) await deps.blobGc.queue([replaced]);
     });
@@ -96,16 +104,16 @@ function labelIds(versionId: string, level: number, labels: Int32Array, mediaIds
   return Array.from(labels, (label) => {
     let id = byLabel.get(label);
     if (!id) {
-      id = uuidFrom(`${versionId}/${level}/${mediaIds[label]}`);
+      id = clusterUuid(versionId, level, mediaIds[label]!);
       byLabel.set(label, id);
     }
     return id;
   });
 }
 
-/** A name-based (version 5 layout) UUID from SHA-1. */
-function uuidFrom(name: string): string {
-  const h = createHash('sha1').update(name).digest();
+/** A cluster's id from its version, level and first member: a name-based (version 5 layout) UUID. */
+export function clusterUuid(versionId: string, level: number, firstMediaId: string): string {
+  const h = createHash('sha1').update(`${versionId}/${level}/${firstMediaId}`).digest();
   h[6] = (h[6]! & 0x0f) | 0x50;
   h[8] = (h[8]! & 0x3f) | 0x80;
   const hex = h.subarray(0, 16).toString('hex');

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Multipart } from '@fastify/multipart';
+import { drain } from '../../http/multipart.js';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
@@ -109,14 +110,4 @@ function fileParts(parts: Parts): AsyncIterable<IncomingFile> {
       },
     }),
   };
-}
-
-async function drain(parts: Parts): Promise<void> {
-  try {
-    for (let result = await parts.next(); !result.done; result = await parts.next()) {
-      if (result.value.type === 'file') result.value.file.resume();
-    }
-  } catch {
-    // The body is already broken; there is nothing left to read.
-  }
 }

@@ -1,13 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { Db } from '../../adapters/db/database.js';
 import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
-import { type Sniffed, sniff } from '../../adapters/media/sniff.js';
 import { errors } from '../../core/errors.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import type { TasksRepo } from '../tasks/tasks.repo.js';
 import type { IngestionRepo, NewUploadFile } from './ingestion.repo.js';
+import { NotMediaError, storeMedia } from './media-intake.js';
 
 /** A file part of a multipart request, as the HTTP layer hands it over. */
 export interface IncomingFile {
@@ -82,25 +82,13 @@ export class IngestionService {
       }
       const fileName = part.filename || `file-${accepted.length + 1}`;
       const remaining = this.limits.maxRequestBytes - requestBytes;
-      let sniffed: Sniffed | undefined;
       try {
-        const stored = await this.blobs.put(part.stream, {
-          maxBytes: Math.min(this.limits.maxFileBytes, remaining),
-          inspect: (head) => {
-            sniffed = sniff(head);
-            if (sniffed.kind === 'archive') throw errors.archiveNotSupported(fileName);
-            if (sniffed.kind !== 'image' && sniffed.kind !== 'video') throw errors.unsupportedFormat(fileName);
-          },
-        });
-        requestBytes += stored.size;
-        const { kind, format, mime } = sniffed!;
-        accepted.push({ file_name: fileName, blob_hash: stored.hash, size: stored.size, kind: kind as 'image' | 'video', format, mime });
+        const file = await storeMedia(this.blobs, part.stream, fileName, Math.min(this.limits.maxFileBytes, remaining));
+        requestBytes += file.size;
+        accepted.push(file);
       } catch (err) {
         part.stream.resume();
-        if (err instanceof BlobTooLargeError) {
-          throw remaining < this.limits.maxFileBytes ? errors.requestTooLarge(this.limits.maxRequestBytes) : errors.fileTooLarge(fileName, this.limits.maxFileBytes);
-        }
-        throw err;
+        throw uploadError(err, fileName, remaining, this.limits);
       }
     }
   }
@@ -123,4 +111,11 @@ export class IngestionService {
     if (!transaction) throw errors.transactionNotFound(transId);
     if (transaction.status !== 'OPEN') throw errors.transactionClosed(transId);
   }
+}
+
+/** The HTTP error for a file that could not be stored: wrong kind of file, or over a size limit. */
+export function uploadError(err: unknown, fileName: string, remaining: number, limits: UploadLimits): unknown {
+  if (err instanceof NotMediaError) return err.sniffed.kind === 'archive' ? errors.archiveNotSupported(fileName) : errors.unsupportedFormat(fileName);
+  if (err instanceof BlobTooLargeError) return remaining < limits.maxFileBytes ? errors.requestTooLarge(limits.maxRequestBytes) : errors.fileTooLarge(fileName, limits.maxFileBytes);
+  return err;
 }

@@ -6,6 +6,7 @@ import {
   DATASET_STATUS_ON_RETRY,
   DATASET_STATUS_ON_STOP,
   type TaskStatus,
+  statusAfter,
   type TaskType,
 } from '../../core/tasks.js';
 
@@ -80,7 +81,7 @@ export class TasksRepo {
         .where('id', '=', taskId)
         .where('status', 'in', ACTIVE_STATUSES)
         .where('phase', '=', 'work')
-        .returning(['dataset_id', 'task_type'])
+        .returning(['dataset_id', 'task_type', 'config'])
         .executeTakeFirst();
       if (row) await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_STOP, 'The task creating this dataset was aborted; retry it to resume');
       return row !== undefined;
@@ -89,17 +90,21 @@ export class TasksRepo {
 
   private async applyDatasetRule(
     trx: Db,
-    task: { dataset_id: string; task_type: TaskType },
+    task: { dataset_id: string; task_type: TaskType; config: Record<string, unknown> },
     rules: typeof DATASET_STATUS_ON_STOP,
     fatalErrorMsg: string | null,
   ): Promise<void> {
     const rule = rules[task.task_type];
     if (!rule) return;
+    const to = statusAfter(rule.to, task.config);
+    if (!to) return;
+    // Going back to where the dataset was before leaves it exactly as it was: no error message either.
+    const extra = rule.to === 'previous' ? { progress: 100 } : { fatal_error_msg: fatalErrorMsg };
     await trx
       .updateTable('datasets')
-      .set({ status_new: rule.to, fatal_error_msg: fatalErrorMsg })
+      .set({ status_new: to, ...extra })
       .where('id', '=', task.dataset_id)
-      .where('status_new', '=', rule.from)
+      .where('status_new', 'in', rule.from)
       .execute();
   }
 
@@ -120,7 +125,7 @@ export class TasksRepo {
         })
         .where('id', '=', taskId)
         .where('status', 'in', ['FAILED', 'ABORTED'])
-        .returning(['dataset_id', 'task_type'])
+        .returning(['dataset_id', 'task_type', 'config'])
         .executeTakeFirst();
       if (!row) return false;
       await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_RETRY, null);
@@ -184,7 +189,7 @@ export class TasksRepo {
         .set({ status: 'FAILED', status_message: 'Failed', error_message: errorMessage, end_time: sql`now()`, worker_instance: null })
         .where('id', '=', taskId)
         .where('status', 'in', ACTIVE_STATUSES)
-        .returning(['dataset_id', 'task_type'])
+        .returning(['dataset_id', 'task_type', 'config'])
         .executeTakeFirst();
       if (row) await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_STOP, errorMessage);
     });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import type { DatasetStatus } from '../../core/dataset-status.js';
 
 export interface VersionCounts {
   n_images: number;
@@ -59,10 +60,10 @@ export class VersionsRepo {
     return row;
   }
 
-  async swapHead(trx: Db, datasetId: string, versionId: string, counts: VersionCounts): Promise<void> {
+  async swapHead(trx: Db, datasetId: string, versionId: string, counts: VersionCounts, status: DatasetStatus): Promise<void> {
     await trx
       .updateTable('datasets')
-      .set({ head_version_id: versionId, status_new: 'READY', progress: 100, fatal_error_msg: null, ...counts })
+      .set({ head_version_id: versionId, status_new: status, progress: 100, fatal_error_msg: null, ...counts })
       .where('id', '=', datasetId)
       .execute();
   }

@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import type { Db } from '../../adapters/db/database.js';
+import { CHANNELS } from '../../adapters/events/pg-events.js';
+import type { DatasetStatus } from '../../core/dataset-status.js';
+import { ACTIVE_STATUSES, type TaskType } from '../../core/tasks.js';
+
+/** The state add media and reindex decide on, and the writes that start and finish a batch. */
+export class AddMediaRepo {
+  constructor(private readonly db: Db) {}
+
+  /** The dataset's status, embedding config and running task types; `lock` holds its row until the transaction ends. */
+  async state(trx: Db, datasetId: string, lock: boolean) {
+    let q = trx.selectFrom('datasets').select(['status_new', 'embedding_config', 'display_name']).where('id', '=', datasetId);
+    if (lock) q = q.forUpdate();
+    const dataset = await q.executeTakeFirst();
+    if (!dataset) return undefined;
+    const running = await trx
+      .selectFrom('tasks')
+      .select('task_type')
+      .distinct()
+      .where('dataset_id', '=', datasetId)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .execute();
+    return { status: dataset.status_new, embeddingConfig: dataset.embedding_config, name: dataset.display_name, running: running.map((r) => r.task_type as TaskType) };
+  }
+
+  /** A new upload transaction for the batch, already PROCESSING (the dataset row is locked by the caller). */
+  async openBatch(trx: Db, datasetId: string, userId: string): Promise<number> {
+    const row = await sql<{ trans_id: number }>`
+      insert into upload_transactions (dataset_id, trans_id, status, created_by)
+      select ${datasetId}::uuid, coalesce(max(trans_id), 0) + 1, 'PROCESSING', ${userId}::uuid
+      from upload_transactions where dataset_id = ${datasetId}::uuid
+      returning trans_id`.execute(trx);
+    return row.rows[0]!.trans_id;
+  }
+
+  async setStatus(trx: Db, datasetId: string, status: DatasetStatus): Promise<void> {
+    await trx.updateTable('datasets').set({ status_new: status, progress: 0 }).where('id', '=', datasetId).execute();
+  }
+
+  /** Records the processed batch once (a rerun finds it) and tells listeners, both when the transaction commits. */
+  async recordBatch(trx: Db, batch: { id: string; datasetId: string; transId: number; versionId: string }): Promise<void> {
+    const { rows } = await sql<{ media_count: number }>`
+      insert into media_batches (id, dataset_id, trans_id, version_id, media_count)
+      select ${batch.id}::uuid, ${batch.datasetId}::uuid, ${batch.transId}::int, ${batch.versionId}::uuid, count(*)::int
+      from upload_files f join media m on m.id = f.media_id or m.parent_media_id = f.media_id
+      where f.dataset_id = ${batch.datasetId}::uuid and f.trans_id = ${batch.transId}::int
+      on conflict (id) do nothing
+      returning media_count`.execute(trx);
+    if (rows.length === 0) return;
+    const payload = JSON.stringify({ dataset_id: batch.datasetId, batch_id: batch.id, trans_id: batch.transId, media_count: rows[0]!.media_count });
+    await sql`select pg_notify(${CHANNELS.mediaBatchProcessed}, ${payload})`.execute(trx);
+  }
+}

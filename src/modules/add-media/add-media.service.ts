@@ -1,0 +1,236 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, realpath, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
+import type { Db } from '../../adapters/db/database.js';
+import { archiveFormatOf, readArchive } from '../../adapters/archives/archive-reader.js';
+import { ArchiveRefusedError, type SkippedEntry } from '../../adapters/archives/archive-types.js';
+import { errors } from '../../core/errors.js';
+import { type DatasetOperation, OPERATION_FROM, checkOperation } from '../../core/operations.js';
+import type { Principal } from '../auth/auth.service.js';
+import type { DatasetsService } from '../datasets/datasets.service.js';
+import type { IngestionRepo, NewUploadFile } from '../ingestion/ingestion.repo.js';
+import type { UploadLimits } from '../ingestion/ingestion.service.js';
+import { NotMediaError, storeMedia } from '../ingestion/media-intake.js';
+import type { BlobGcRepo } from '../media/blob-gc.repo.js';
+import type { TasksRepo } from '../tasks/tasks.repo.js';
+import { type AddMediaOptions, parseAddMediaOptions } from './add-media.options.js';
+import type { AddMediaRepo } from './add-media.repo.js';
+import type { RemoteMediaProbe } from './remote-media.js';
+
+export type AddMediaPart = { kind: 'field'; name: string; value: string } | { kind: 'file'; field: string; fileName: string; stream: Readable };
+
+export type MediaSourceKind = 'files' | 'archive' | 's3' | 'path';
+
+export interface AddMediaSettings {
+  enabled: boolean;
+  /** Folders the on-premises path source may read (resolved, absolute). */
+  localRoots: string[];
+  limits: UploadLimits;
+}
+
+/** Skipped entries kept on the task: enough to see what went wrong without an unbounded config. */
+const SKIPPED_KEPT = 100;
+
+interface Batch {
+  source: MediaSourceKind;
+  files: NewUploadFile[];
+  skipped: SkippedEntry[];
+  options: AddMediaOptions;
+  location?: string;
+}
+
+/** Adding media to an indexed dataset (spec 4.7) and reindexing it: checks, intake, and the start of the task. */
+export class AddMediaService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: AddMediaRepo,
+    private readonly ingestion: IngestionRepo,
+    private readonly datasets: DatasetsService,
+    private readonly tasks: TasksRepo,
+    private readonly blobs: BlobStore,
+    private readonly blobGc: BlobGcRepo,
+    private readonly remote: RemoteMediaProbe,
+    readonly settings: AddMediaSettings,
+  ) {}
+
+  /** Reads the multipart request (exactly one source), stores what it carries, and starts a MEDIA_ADDITION task. */
+  async start(principal: Principal, datasetId: string, parts: AsyncIterable<AddMediaPart>): Promise<string> {
+    await this.preflight(principal, datasetId, 'add_media');
+    const fields: Record<string, string> = {};
+    const files: NewUploadFile[] = [];
+    const sources = new Set<MediaSourceKind>();
+    const addSource = (kind: MediaSourceKind) => {
+      sources.add(kind);
+      if (sources.size > 1) throw errors.exactlyOneSource();
+    };
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-add-media-'));
+    let archive: { path: string; name: string } | null = null;
+    try {
+      let requestBytes = 0;
+      for await (const part of parts) {
+        if (part.kind === 'field') {
+          fields[part.name] = part.value;
+          if (part.name === 's3_uri' && part.value.trim() !== '') addSource('s3');
+        } else if (part.field === 'files') {
+          addSource('files');
+          if (files.length >= this.settings.limits.maxFilesPerRequest) throw errors.tooManyFiles(this.settings.limits.maxFilesPerRequest);
+          const stored = await this.store(part.stream, part.fileName || `file-${files.length + 1}`, this.settings.limits.maxRequestBytes - requestBytes);
+          requestBytes += stored.size;
+          files.push(stored);
+        } else if (part.field === 'archive') {
+          if (archive) throw errors.exactlyOneSource();
+          addSource('archive');
+          archive = { path: path.join(dir, 'archive'), name: part.fileName || 'archive' };
+          await this.saveArchive(part.stream, archive.path, archive.name);
+        } else {
+          part.stream.resume();
+          throw part.field === 'files[]' ? errors.wrongFilesField() : errors.unexpectedFileField(part.field);
+        }
+      }
+      if (sources.size !== 1) throw errors.exactlyOneSource();
+      const options = parseAddMediaOptions(fields);
+      const [source] = sources as unknown as [MediaSourceKind];
+      let skipped: SkippedEntry[] = [];
+      if (archive) skipped = await this.unpack(archive, files);
+      if (source === 's3') {
+        const uri = fields.s3_uri!.trim();
+        await this.remote.requireMedia(uri, options.assume_role);
+        return await this.begin(principal, datasetId, { source, files, skipped, options, location: uri });
+      }
+      return await this.begin(principal, datasetId, { source, files, skipped, options });
+    } catch (err) {
+      // Stored bytes that joined nothing: the sweep deletes them unless something else uses them.
+      await this.blobGc.queue(files.map((f) => f.blob_hash));
+      throw err;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The on-premises source: a folder on this server, only inside LOCAL_MEDIA_ROOTS. */
+  async startFromPath(principal: Principal, datasetId: string, folder: string): Promise<string> {
+    await this.preflight(principal, datasetId, 'add_media');
+    if (!path.isAbsolute(folder)) throw errors.validation('path must be an absolute folder path');
+    const resolved = await realpath(folder).catch(() => null);
+    const allowed = resolved !== null && this.settings.localRoots.some((root) => resolved === root || resolved.startsWith(root + path.sep));
+    if (!allowed) throw errors.pathNotAllowed(folder);
+    if (!(await stat(resolved).then((s) => s.isDirectory()))) throw errors.noMediaAt(folder);
+    return this.begin(principal, datasetId, { source: 'path', files: [], skipped: [], options: parseAddMediaOptions({}), location: resolved });
+  }
+
+  /** Starts a REINDEX task: only from PARTIAL INDEX; the dataset is READ ONLY, then INDEXING, then READY. */
+  async reindex(principal: Principal, datasetId: string): Promise<string> {
+    await this.datasets.authorize(principal, datasetId, 'write');
+    return this.db.transaction().execute(async (trx) => {
+      const state = await this.requireState(trx, datasetId, 'reindex');
+      await this.repo.setStatus(trx, datasetId, 'READ ONLY');
+      return this.tasks.create(trx, { datasetId, type: 'REINDEX', createdBy: principal.userId, config: { previous_status: state.status } });
+    });
+  }
+
+  /** The checks before reading a body: access (404/403), the feature flag (403), an index (400), the status (409). */
+  private async preflight(principal: Principal, datasetId: string, operation: DatasetOperation): Promise<void> {
+    await this.datasets.authorize(principal, datasetId, 'write');
+    if (!this.settings.enabled) throw errors.addMediaDisabled();
+    await this.requireState(this.db, datasetId, operation);
+  }
+
+  private async requireState(trx: Db, datasetId: string, operation: DatasetOperation, lock = false) {
+    const state = await this.repo.state(trx, datasetId, lock);
+    if (!state) throw errors.datasetNotFound();
+    if (operation === 'add_media' && !state.embeddingConfig) throw errors.noEmbeddingConfig(datasetId);
+    const check = checkOperation(operation, state.status, state.running);
+    if (!check.ok) throw check.reason === 'blocked' ? errors.operationBlocked(operation, check.by) : errors.operationStatus(operation, check.status, OPERATION_FROM[operation]);
+    return state;
+  }
+
+  /** Checks again under the dataset's row lock and starts the task: two concurrent requests cannot both pass. */
+  private async begin(principal: Principal, datasetId: string, batch: Batch): Promise<string> {
+    return this.db.transaction().execute(async (trx) => {
+      const state = await this.requireState(trx, datasetId, 'add_media', true);
+      const transId = await this.repo.openBatch(trx, datasetId, principal.userId);
+      await this.ingestion.addFiles(trx, datasetId, transId, batch.files);
+      await this.repo.setStatus(trx, datasetId, 'READ ONLY');
+      return this.tasks.create(trx, {
+        datasetId,
+        type: 'MEDIA_ADDITION',
+        createdBy: principal.userId,
+        statusMessage: `Queued: ${batch.source === 'files' || batch.source === 'archive' ? `${batch.files.length} file(s)` : batch.location} to add`,
+        config: {
+          trans_id: transId,
+          source: batch.source,
+          ...(batch.location ? { [batch.source === 's3' ? 's3_uri' : 'path']: batch.location } : {}),
+          ...batch.options,
+          previous_status: state.status,
+          skipped: batch.skipped.slice(0, SKIPPED_KEPT),
+          skipped_count: batch.skipped.length,
+        },
+      });
+    });
+  }
+
+  private async store(stream: Readable, fileName: string, remaining: number): Promise<NewUploadFile> {
+    const { maxFileBytes, maxRequestBytes } = this.settings.limits;
+    try {
+      return await storeMedia(this.blobs, stream, fileName, Math.min(maxFileBytes, remaining));
+    } catch (err) {
+      stream.resume();
+      if (err instanceof NotMediaError) throw err.sniffed.kind === 'archive' ? errors.archiveInFiles(fileName) : errors.unsupportedFormat(fileName);
+      if (err instanceof BlobTooLargeError) throw remaining < maxFileBytes ? errors.requestTooLarge(maxRequestBytes) : errors.fileTooLarge(fileName, maxFileBytes);
+      throw err;
+    }
+  }
+
+  private async saveArchive(stream: Readable, filePath: string, name: string): Promise<void> {
+    const limit = this.settings.limits.maxRequestBytes;
+    let size = 0;
+    await pipeline(
+      stream,
+      async function* (chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          size += chunk.length;
+          if (size > limit) throw errors.fileTooLarge(name, limit);
+          yield chunk;
+        }
+      },
+      createWriteStream(filePath),
+    );
+  }
+
+  /** Extracts every media entry into the blob store; unsafe or non-media entries are skipped and reported. */
+  private async unpack(archive: { path: string; name: string }, files: NewUploadFile[]): Promise<SkippedEntry[]> {
+    const handle = await open(archive.path, 'r');
+    const head = Buffer.alloc(512);
+    try {
+      await handle.read(head, 0, 512, 0);
+    } finally {
+      await handle.close();
+    }
+    const format = archiveFormatOf(archive.name, head);
+    if (!format) throw errors.notAnArchive(archive.name);
+    const skipped: SkippedEntry[] = [];
+    try {
+      skipped.push(
+        ...(await readArchive(archive.path, format, async (entry) => {
+          try {
+            files.push(await storeMedia(this.blobs, entry.stream, entry.path, this.settings.limits.maxFileBytes));
+          } catch (err) {
+            entry.stream.resume();
+            if (err instanceof NotMediaError) skipped.push({ path: entry.path, reason: 'not an image or video' });
+            else if (err instanceof BlobTooLargeError) skipped.push({ path: entry.path, reason: `larger than ${this.settings.limits.maxFileBytes} bytes` });
+            else throw err;
+          }
+        })),
+      );
+    } catch (err) {
+      if (err instanceof ArchiveRefusedError) throw errors.archiveRefused(archive.name, err.message);
+      throw err;
+    }
+    if (files.length === 0) throw errors.noMediaInArchive(archive.name);
+    return skipped;
+  }
+}

@@ -1,0 +1,31 @@
+import type { Readable } from 'node:stream';
+import { type BlobStore } from '../../adapters/blobs/blob-store.js';
+import { type Sniffed, sniff } from '../../adapters/media/sniff.js';
+import type { NewUploadFile } from './ingestion.repo.js';
+
+/** Why a file was not taken: its first bytes say it is neither an image nor a video we decode (or an archive). */
+export class NotMediaError extends Error {
+  constructor(
+    readonly fileName: string,
+    readonly sniffed: Sniffed,
+  ) {
+    super(sniffed.kind === 'archive' ? `${fileName} is an archive` : `${fileName} is not a supported image or video`);
+  }
+}
+
+/**
+ * Streams one file into the blob store, deciding its type from its first bytes (the name is never
+ * consulted); a non-media file is refused before anything is stored. Throws BlobTooLargeError past `maxBytes`.
+ */
+export async function storeMedia(blobs: BlobStore, stream: Readable, fileName: string, maxBytes: number): Promise<NewUploadFile> {
+  let sniffed: Sniffed | undefined;
+  const stored = await blobs.put(stream, {
+    maxBytes,
+    inspect: (head) => {
+      sniffed = sniff(head);
+      if (sniffed.kind !== 'image' && sniffed.kind !== 'video') throw new NotMediaError(fileName, sniffed);
+    },
+  });
+  const { kind, format, mime } = sniffed!;
+  return { file_name: fileName, blob_hash: stored.hash, size: stored.size, kind: kind as 'image' | 'video', format, mime };
+}
