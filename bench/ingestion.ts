@@ -117,7 +117,6 @@ export async function ingestion(): Promise<BenchReport> {
     let refRun: IngestResult | null = null;
     if (refSet) {
       refRun = await run(`bench-ref-${refN}`, refSet, refN);
-      await settle();
     }
     const results: SizeResult[] = [];
     for (const [i, n] of sizes.entries()) {
@@ -231,8 +230,8 @@ export async function ingestion(): Promise<BenchReport> {
         '  and the videos, processed last; "images" ends at the last image\'s media row), index stage = that fork -> the commit transaction',
         '  (tasks.end_time: k-NN graph, clusters, scores, saved).',
         '  End-to-end images/s = images / (upload + processing).',
-        `Raw baseline: sharp alone on the same N JPEGs, ${config.media.concurrency} files in flight, Loupe idle: rotate + 256 px WebP thumbnail and rotate +`,
-        '  <=1024 px WebP preview (effort 2), two pipelines (two decodes; processing decodes once but also hashes, measures quality, embeds,',
+        `Raw baseline: sharp alone on the same N JPEGs, ${config.media.concurrency} files in flight, Loupe idle: rotate + 256 px WebP thumbnail (q75) and rotate +`,
+        '  <=1024 px JPEG preview (q80), two pipelines (two decodes; processing decodes once but also hashes, measures quality, embeds,',
         '  writes blobs and rows). Run before the ingestion runs and again after them, per N; ratios use both together.',
         `Embedder alone: the same N JPEGs decoded + squeezed to ${config.embeddingInputSize}x${config.embeddingInputSize} RGB by sharp beforehand (untimed, held in one`,
         `  SharedArrayBuffer), then timed: embedding them all on ${config.media.concurrency} worker threads with one embedder each, one input in flight per`,

@@ -98,7 +98,8 @@ export async function ingest(base: string, token: string, name: string, files: G
 
 /**
  * The ceiling for processing: what sharp alone does per image that processing also does (decode with
- * orientation, a 256 px WebP thumbnail and a ≤1024 px WebP preview at effort 2), `inFlight` files at a time.
+ * orientation, a 256 px WebP thumbnail at q75 and a ≤1024 px JPEG preview at q80 on white, as in
+ * src/adapters/media/image.ts `analyzeImage`), `inFlight` files at a time.
  * Two independent pipelines per file, so each file is decoded twice (processing decodes once, then adds hashing).
  */
 export async function rawResizeBaseline(files: GeneratedFile[], inFlight = 3): Promise<{ seconds: number; bytesOut: number }> {
@@ -109,8 +110,8 @@ export async function rawResizeBaseline(files: GeneratedFile[], inFlight = 3): P
     while (next < files.length) {
       const file = files[next++]!.path;
       const [thumb, preview] = await Promise.all([
-        sharp(file).rotate().resize(256, 256, { fit: 'inside' }).webp().toBuffer(),
-        sharp(file).rotate().resize(1024, 1024, { fit: 'inside', withoutEnlargement: true }).webp({ effort: 2 }).toBuffer(),
+        sharp(file).rotate().resize(256, 256, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 75 }).toBuffer(),
+        sharp(file).rotate().resize(1024, 1024, { fit: 'inside', withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).toBuffer(),
       ]);
       bytesOut += thumb.length + preview.length;
     }
