@@ -1,5 +1,6 @@
 import { type BenchEntry, type BenchReport, formatTable } from './lib/report.js';
 import { indexGraph } from './index-graph.js';
+import { indexQuality } from './index-quality.js';
 import { ingestion } from './ingestion.js';
 import { taskList } from './task-list.js';
 
@@ -13,6 +14,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
   ingestion,
   'index-graph': indexGraph,
+  'index-quality': indexQuality,
 };
 
 function print(report: BenchReport): void {
