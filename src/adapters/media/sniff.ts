@@ -1,3 +1,5 @@
+import { open } from 'node:fs/promises';
+
 export type SniffedKind = 'image' | 'video' | 'archive' | 'unknown';
 export interface Sniffed {
   kind: SniffedKind;
@@ -150,4 +152,16 @@ function startsWith(head: Buffer, bytes: number[]): boolean {
 
 function ascii(head: Buffer, start: number, end: number): string {
   return head.toString('latin1', start, Math.min(end, head.length));
+}
+
+/** The leading bytes of a file on disk, as much as sniffing needs. */
+export async function sniffFile(filePath: string): Promise<Sniffed> {
+  const handle = await open(filePath, 'r');
+  try {
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+    return sniff(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
 import { archiveFormatOf, readArchive } from '../../adapters/archives/archive-reader.js';
+import { SNIFF_BYTES } from '../../adapters/media/sniff.js';
 import { ArchiveRefusedError, type SkippedEntry } from '../../adapters/archives/archive-types.js';
 import { errors } from '../../core/errors.js';
 import { type DatasetOperation, OPERATION_FROM, checkOperation } from '../../core/operations.js';
@@ -204,13 +205,14 @@ export class AddMediaService {
   /** Extracts every media entry into the blob store; unsafe or non-media entries are skipped and reported. */
   private async unpack(archive: { path: string; name: string }, files: NewUploadFile[]): Promise<SkippedEntry[]> {
     const handle = await open(archive.path, 'r');
-    const head = Buffer.alloc(512);
+    const head = Buffer.alloc(SNIFF_BYTES);
+    let bytesRead = 0;
     try {
-      await handle.read(head, 0, 512, 0);
+      ({ bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0));
     } finally {
       await handle.close();
     }
-    const format = archiveFormatOf(archive.name, head);
+    const format = archiveFormatOf(archive.name, head.subarray(0, bytesRead));
     if (!format) throw errors.notAnArchive(archive.name);
     const skipped: SkippedEntry[] = [];
     try {

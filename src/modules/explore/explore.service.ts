@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { BlobStore } from '../../adapters/blobs/blob-store.js';
 import type { CropBox, MediaEmbedding } from '../../adapters/media/image.js';
-import { SNIFF_BYTES, sniff } from '../../adapters/media/sniff.js';
+import { sniffFile } from '../../adapters/media/sniff.js';
 import type { TextEmbedder } from '../../adapters/models/text-embedder.js';
 import { cosine } from '../../adapters/models/text-embedder.js';
 import { vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
@@ -89,8 +88,7 @@ export class ExploreService {
   async uploadAnchor(principal: Principal, datasetId: string, file: { path: string; fileName: string }, crop: CropBox | undefined): Promise<string> {
     const dataset = await this.datasets.authorize(principal, datasetId, 'read');
     if (!dataset.head_version_id) throw errors.notIndexed(datasetId);
-    const head = await readFile(file.path).then((b) => b.subarray(0, SNIFF_BYTES));
-    const sniffed = sniff(head);
+    const sniffed = await sniffFile(file.path);
     if (sniffed.kind !== 'image') throw errors.unsupportedFormat(file.fileName);
     const index = await this.repo.versionIndex(dataset.head_version_id);
     if (!index) throw errors.notIndexed(datasetId);
