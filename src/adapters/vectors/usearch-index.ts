@@ -8,6 +8,9 @@ const usearch = require('usearch') as typeof import('usearch');
 /** Below this many vectors the neighbour graph is computed exactly (brute force beats building HNSW there). */
 export const EXACT_GRAPH_LIMIT = 4000;
 
+/** Vectors added or searched per native call: small enough that progress moves every few seconds. */
+const CHUNK = 20_000;
+
 /** HNSW settings: measured by bench/index-graph.ts for recall ≥ 0.99 on 480-d vectors at half precision. */
 export const HNSW_PARAMS = { metric: 'cos', quantization: 'f16', connectivity: 16, expansion_add: 64, expansion_search: 64 } as const;
 
@@ -28,12 +31,17 @@ export class VectorIndex {
     readonly dimensions: number,
   ) {}
 
-  static build(vectors: Float32Array, dimensions: number, threads: number): VectorIndex {
+  /** Builds over all vectors (keys = positions), in chunks so that `onProgress` (0..1) moves during long builds. */
+  static build(vectors: Float32Array, dimensions: number, threads: number, onProgress?: (fraction: number) => void): VectorIndex {
     const n = vectors.length / dimensions;
     const index = VectorIndex.empty(dimensions, n);
     const keys = new BigUint64Array(n);
     for (let i = 0; i < n; i++) keys[i] = BigInt(i);
-    if (n > 0) index.add(keys, vectors, threads);
+    for (let start = 0; start < n; start += CHUNK) {
+      const end = Math.min(n, start + CHUNK);
+      index.add(keys.subarray(start, end), vectors.subarray(start * dimensions, end * dimensions), threads);
+      onProgress?.(end / n);
+    }
     return new VectorIndex(index, dimensions);
   }
 
@@ -67,11 +75,18 @@ export class VectorIndex {
     return { ordinals: Int32Array.from(found.keys, Number), distances: Float32Array.from(found.distances) };
   }
 
-  /** Every item's k nearest other items (approximate), as a graph of cosine similarities. */
-  graph(vectors: Float32Array, k: number, threads: number): NeighbourGraph {
-    const n = vectors.length / this.dimensions;
-    const found = this.index.search(vectors, k + 1, threads) as unknown as { keys: BigUint64Array; distances: Float32Array; counts: ArrayLike<number | bigint> };
-    return toGraph(n, k, found.keys, found.distances, found.counts);
+  /** Every item's k nearest other items (approximate), as a graph of cosine similarities; searched in chunks. */
+  graph(vectors: Float32Array, k: number, threads: number, onProgress?: (fraction: number) => void): NeighbourGraph {
+    const d = this.dimensions;
+    const n = vectors.length / d;
+    const graph: NeighbourGraph = { n, k, neighbours: new Int32Array(n * k).fill(-1), similarities: new Float32Array(n * k) };
+    for (let start = 0; start < n; start += CHUNK) {
+      const end = Math.min(n, start + CHUNK);
+      const found = this.index.search(vectors.subarray(start * d, end * d), k + 1, threads) as unknown as SearchBatch;
+      fillGraph(graph, start, end - start, found.keys, found.distances, found.counts, k + 1);
+      onProgress?.(end / n);
+    }
+    return graph;
   }
 }
 
@@ -85,23 +100,26 @@ export function exactGraph(vectors: Float32Array, dimensions: number, k: number,
     distances: Float32Array;
     counts: BigUint64Array | number[];
   };
-  return toGraph(n, k, found.keys, found.distances, found.counts, Math.min(k + 1, n));
+  const graph: NeighbourGraph = { n, k, neighbours: new Int32Array(n * k).fill(-1), similarities: new Float32Array(n * k) };
+  fillGraph(graph, 0, n, found.keys, found.distances, found.counts, Math.min(k + 1, n));
+  return graph;
 }
 
-/** Drops each item from its own list and converts distances to similarities; short rows pad with -1. */
-function toGraph(n: number, k: number, keys: BigUint64Array, distances: Float32Array, counts: ArrayLike<number | bigint>, stride = k + 1): NeighbourGraph {
-  const neighbours = new Int32Array(n * k).fill(-1);
-  const similarities = new Float32Array(n * k);
-  for (let i = 0; i < n; i++) {
-    const found = Number(counts[i]);
+type SearchBatch = { keys: BigUint64Array; distances: Float32Array; counts: ArrayLike<number | bigint> };
+
+/** Writes search results for rows [first, first + rows) into the graph, dropping each item from its own list. */
+function fillGraph(graph: NeighbourGraph, first: number, rows: number, keys: BigUint64Array, distances: Float32Array, counts: ArrayLike<number | bigint>, stride: number): void {
+  const { n, k, neighbours, similarities } = graph;
+  for (let r = 0; r < rows; r++) {
+    const i = first + r;
+    const found = Number(counts[r]);
     let j = 0;
-    for (let r = 0; r < found && j < k; r++) {
-      const other = Number(keys[i * stride + r]);
+    for (let c = 0; c < found && j < k; c++) {
+      const other = Number(keys[r * stride + c]);
       if (other === i || other >= n) continue;
       neighbours[i * k + j] = other;
-      similarities[i * k + j] = 1 - distances[i * stride + r]!;
+      similarities[i * k + j] = 1 - distances[r * stride + c]!;
       j++;
     }
   }
-  return { n, k, neighbours, similarities };
 }

@@ -29,6 +29,9 @@ export interface IndexInput {
   rules?: readonly ClusterLevelRule[];
 }
 
+/** Told how far the computation is (0..1) and what it is doing. */
+export type IndexProgress = (fraction: number, message: string) => void;
+
 export interface IndexOutput {
   mean: Float32Array;
   /** One array per level: each item's cluster label (the smallest item index in its cluster). */
@@ -47,7 +50,7 @@ export interface IndexOutput {
  * a k-NN graph (exact when small), clusters at every level with perceptual-hash matches joining
  * level 0, then scores. CPU-bound; the service runs it on a worker thread.
  */
-export function computeIndex(input: IndexInput): IndexOutput {
+export function computeIndex(input: IndexInput, onProgress: IndexProgress = () => {}): IndexOutput {
   const { dimensions: d, threads } = input;
   const n = input.vectors.length / d;
   const mean = centre(input.vectors, d, input.prior);
@@ -57,12 +60,14 @@ export function computeIndex(input: IndexInput): IndexOutput {
   let graph: NeighbourGraph;
   if (exact) {
     graph = exactGraph(input.vectors, d, NEIGHBOURS_K, threads);
+    onProgress(0.5, `exact neighbour graph of ${n} media`);
     if (input.indexPath) VectorIndex.build(input.vectors, d, threads).save(input.indexPath);
   } else {
-    const index = VectorIndex.build(input.vectors, d, threads);
-    graph = index.graph(input.vectors, NEIGHBOURS_K, threads);
+    const index = VectorIndex.build(input.vectors, d, threads, (f) => onProgress(0.5 * f, `building the ANN index: ${Math.round(f * n)} of ${n}`));
+    graph = index.graph(input.vectors, NEIGHBOURS_K, threads, (f) => onProgress(0.5 + 0.4 * f, `neighbour graph: ${Math.round(f * n)} of ${n}`));
     if (input.indexPath) index.save(input.indexPath);
   }
+  onProgress(0.9, `clusters and scores of ${n} media`);
   const graphSeconds = (performance.now() - t) / 1000;
 
   t = performance.now();

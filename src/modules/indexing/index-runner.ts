@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
-import type { IndexInput, IndexOutput } from './compute-index.js';
+import type { IndexInput, IndexOutput, IndexProgress } from './compute-index.js';
 
 /**
  * Runs computeIndex on a worker thread: building the graph of a large version takes minutes of native
  * calls that would otherwise stall the API on the same process. Aborting terminates the thread.
  */
-export function computeIndexOffThread(input: IndexInput, signal: AbortSignal): Promise<IndexOutput> {
+export function computeIndexOffThread(input: IndexInput, signal: AbortSignal, onProgress: IndexProgress = () => {}): Promise<IndexOutput> {
   signal.throwIfAborted();
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./index-worker.mjs', import.meta.url), {
@@ -19,7 +19,11 @@ export function computeIndexOffThread(input: IndexInput, signal: AbortSignal): P
     };
     signal.addEventListener('abort', onAbort, { once: true });
     const done = () => signal.removeEventListener('abort', onAbort);
-    worker.once('message', (reply: { ok: true; output: IndexOutput } | { ok: false; message: string }) => {
+    worker.on('message', (reply: { progress: { fraction: number; message: string } } | { ok: true; output: IndexOutput } | { ok: false; message: string }) => {
+      if ('progress' in reply) {
+        onProgress(reply.progress.fraction, reply.progress.message);
+        return;
+      }
       done();
       void worker.terminate();
       if (reply.ok) resolve(reply.output);

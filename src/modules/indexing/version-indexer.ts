@@ -48,6 +48,7 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
     const output = await computeIndexOffThread(
       { vectors: loaded.vectors, dimensions, phashes: loaded.phashes, prior: embeddingPrior(model), threads: deps.indexThreads, indexPath: n > 0 ? indexPath : null },
       signal,
+      (fraction, message) => void progress(0.2 + 0.5 * fraction, `Indexing: ${message}`).catch(() => {}),
     );
     await progress(0.7, `Indexing: saving the index of ${n} media`);
     const ann = n > 0 ? await deps.blobs.put(createReadStream(indexPath)) : null;
