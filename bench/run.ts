@@ -1,4 +1,5 @@
 import { type BenchEntry, type BenchReport, formatTable } from './lib/report.js';
+import { addMedia } from './add-media.js';
 import { indexGraph } from './index-graph.js';
 import { indexQuality } from './index-quality.js';
 import { ingestion } from './ingestion.js';
@@ -9,12 +10,15 @@ import { taskList } from './task-list.js';
  * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_WORKERS (see lib/load.ts), BENCH_EXPLAIN=1 for query plans;
  * BENCH_INGEST_IMAGES for ingestion: image counts, comma-separated (default 500,2000; one number also works).
  * BENCH_INDEX_SIZES for index-graph: item counts, comma-separated (default 10000,100000,1000000).
+ * BENCH_ADD_MEDIA_IMAGES for add-media: JPEGs per source (default 500); BENCH_REINDEX_ITEMS for its reindex at scale:
+ * seeded media (default 10000).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
   ingestion,
   'index-graph': indexGraph,
   'index-quality': indexQuality,
+  'add-media': addMedia,
 };
 
 function print(report: BenchReport): void {
