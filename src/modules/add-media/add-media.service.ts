@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, open, realpath, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, opendir, realpath, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -21,6 +21,7 @@ import type { TasksRepo } from '../tasks/tasks.repo.js';
 import { type AddMediaOptions, parseAddMediaOptions } from './add-media.options.js';
 import type { AddMediaRepo } from './add-media.repo.js';
 import type { RemoteMediaProbe } from './remote-media.js';
+import { looksLikeMedia } from '../../adapters/sources/s3-location.js';
 
 export type AddMediaPart = { kind: 'field'; name: string; value: string } | { kind: 'file'; field: string; fileName: string; stream: Readable };
 
@@ -119,7 +120,7 @@ export class AddMediaService {
     const resolved = await realpath(folder).catch(() => null);
     const allowed = resolved !== null && this.settings.localRoots.some((root) => resolved === root || resolved.startsWith(root + path.sep));
     if (!allowed) throw errors.pathNotAllowed(folder);
-    if (!(await stat(resolved).then((s) => s.isDirectory()))) throw errors.noMediaAt(folder);
+    if (!(await stat(resolved).then((s) => s.isDirectory())) || !(await holdsMedia(resolved))) throw errors.noMediaAt(folder);
     return this.begin(principal, datasetId, { source: 'path', files: [], skipped: [], options: parseAddMediaOptions({}), location: resolved });
   }
 
@@ -235,4 +236,10 @@ export class AddMediaService {
     if (files.length === 0) throw errors.noMediaInArchive(archive.name);
     return skipped;
   }
+}
+
+/** Walks a folder until the first file named like media (a huge folder is not read whole in the request). */
+async function holdsMedia(folder: string): Promise<boolean> {
+  for await (const entry of await opendir(folder, { recursive: true })) if (entry.isFile() && looksLikeMedia(entry.name)) return true;
+  return false;
 }
