@@ -17,6 +17,7 @@ import { type Loupe, startLoupe } from '../src/server.js';
 import { type S3rverHandle, startS3rver } from '../test/sources/s3rver-server.js';
 import { RssSampler, ingest } from './lib/ingest.js';
 import { type GeneratedFile, generateJpegs } from './lib/media-gen.js';
+import { ITEMS_PER_CENTRE, generate } from './lib/synthetic-vectors.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
 
 const GOAL_RATIO = 0.9;
@@ -147,82 +148,6 @@ async function uploadToS3(s3: S3rverHandle, files: GeneratedFile[]): Promise<voi
 
 // Synthetic embeddings for the reindex at scale: the idea of bench/index-graph.ts `generate` (not exported there),
 // reduced to what indexing reads: clustered unit vectors, a few near/exact duplicates, a little pure noise.
-const ITEMS_PER_CENTRE = 20;
-const SPREAD = [0.3, 0.9] as const;
-
-/** sfc32 with Gaussians by the polar method (as bench/index-graph.ts). */
-function rng(seed: number) {
-  let [a, b, c, d] = [0x9e3779b9, 0x243f6a88, 0xb7e15162, seed >>> 0];
-  let spare = Number.NaN;
-  const u32 = () => {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return t >>> 0;
-  };
-  for (let i = 0; i < 16; i++) u32();
-  const uniform = () => u32() / 4294967296;
-  const gaussian = () => {
-    if (!Number.isNaN(spare)) {
-      const s = spare;
-      spare = Number.NaN;
-      return s;
-    }
-    let u: number;
-    let v: number;
-    let s: number;
-    do {
-      u = 2 * uniform() - 1;
-      v = 2 * uniform() - 1;
-      s = u * u + v * v;
-    } while (s >= 1 || s === 0);
-    const f = Math.sqrt((-2 * Math.log(s)) / s);
-    spare = v * f;
-    return u * f;
-  };
-  const hex64 = () => u32().toString(16).padStart(8, '0') + u32().toString(16).padStart(8, '0');
-  return { uniform, gaussian, hex64, int: (n: number) => Math.floor(uniform() * n) };
-}
-
-function normalise(v: Float32Array): Float32Array {
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] = v[i]! / norm;
-  return v;
-}
-
-/** n unit vectors: n/20 Gaussian centres, spread 0.3–0.9; 2 % copies of an earlier item (half exact), 1 % noise. */
-function syntheticEmbeddings(n: number, d: number, seed: number): { vectors: Float32Array[]; phashes: string[] } {
-  const r = rng(seed);
-  const centres = Array.from({ length: Math.max(1, Math.round(n / ITEMS_PER_CENTRE)) }, () => ({
-    v: normalise(Float32Array.from({ length: d }, () => r.gaussian())),
-    sigma: (SPREAD[0] + (SPREAD[1] - SPREAD[0]) * r.uniform()) / Math.sqrt(d),
-  }));
-  const vectors: Float32Array[] = [];
-  const phashes: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const role = r.uniform();
-    if (role < 0.01) {
-      vectors.push(normalise(Float32Array.from({ length: d }, () => r.gaussian())));
-      phashes.push(r.hex64());
-    } else if (role < 0.03 && i > 0) {
-      const source = r.int(i);
-      const exact = r.uniform() < 0.5;
-      vectors.push(exact ? vectors[source]!.slice() : normalise(vectors[source]!.map((x) => x + (0.02 / Math.sqrt(d)) * r.gaussian())));
-      phashes.push(exact ? phashes[source]! : (BigInt(`0x${phashes[source]!}`) ^ (1n << BigInt(r.int(64)))).toString(16).padStart(16, '0'));
-    } else {
-      const c = centres[r.int(centres.length)]!;
-      vectors.push(normalise(c.v.map((x) => x + c.sigma * r.gaussian())));
-      phashes.push(r.hex64());
-    }
-  }
-  return { vectors, phashes };
-}
-
 /**
  * Adding media to an indexed dataset (files, archive, S3) against creating a dataset from the same kind of files,
  * then reindexing: through the HTTP API, one Loupe in this process; plus a reindex of BENCH_REINDEX_ITEMS seeded media.
@@ -490,7 +415,8 @@ async function seedMedia(db: Db, datasetId: string, count: number): Promise<{ mo
   if (!dataset.head_version_id || !dataset.embedding_config) throw new Error('the reindex dataset has no head version or embedding config');
   const headId = dataset.head_version_id;
   const model = modelKey(dataset.embedding_config);
-  const { vectors, phashes } = syntheticEmbeddings(count, dataset.embedding_config.dimensions, 47);
+  const d = dataset.embedding_config.dimensions;
+  const { vectors, phashes } = generate(count, d, 47);
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < count; start += SEED_CHUNK) {
       const end = Math.min(count, start + SEED_CHUNK);
@@ -511,7 +437,7 @@ async function seedMedia(db: Db, datasetId: string, count: number): Promise<{ mo
       const ids = await trx.insertInto('media').values(rows).returning('id').execute();
       await trx
         .insertInto('media_embeddings')
-        .values(ids.map((r, k) => ({ media_id: r.id, model, vector: vectorToBytes(vectors[start + k]!) })))
+        .values(ids.map((r, k) => ({ media_id: r.id, model, vector: vectorToBytes(vectors.subarray((start + k) * d, (start + k + 1) * d)) })))
         .execute();
       await trx
         .insertInto('version_media')
