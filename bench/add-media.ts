@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { sql } from 'kysely';
 import { ZipFile } from 'yazl';
 import { vectorToBytes } from '../src/adapters/vectors/vector-bytes.js';
@@ -15,7 +15,7 @@ import { signClientToken } from '../src/modules/auth/auth.service.js';
 import { modelKey } from '../src/modules/indexing/version-indexer.js';
 import { type Loupe, startLoupe } from '../src/server.js';
 import { type S3rverHandle, startS3rver } from '../test/sources/s3rver-server.js';
-import { RssSampler, ingest } from './lib/ingest.js';
+import { type Dataset, RssSampler, ingest } from './lib/ingest.js';
 import { type GeneratedFile, generateJpegs } from './lib/media-gen.js';
 import { ITEMS_PER_CENTRE, generate } from './lib/synthetic-vectors.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
@@ -46,13 +46,6 @@ async function settle(): Promise<void> {
 const secs = (from: number, to: number) => (to - from) / 1000;
 const sizeOf = (files: GeneratedFile[]) => files.reduce((s, f) => s + f.bytes, 0);
 
-interface Dataset {
-  status_new: string;
-  progress: number;
-  n_images: number;
-  n_videos: number;
-  fatal_error_msg: string | null;
-}
 
 interface TaskRow {
   task_id: string;
@@ -124,13 +117,7 @@ async function writeStoredZip(file: string, files: GeneratedFile[]): Promise<voi
 }
 
 async function uploadToS3(s3: S3rverHandle, files: GeneratedFile[]): Promise<void> {
-  const admin = new S3Client({
-    region: 'us-east-1',
-    endpoint: s3.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
+  const admin = s3.admin();
   try {
     await admin.send(new CreateBucketCommand({ Bucket: BUCKET }));
     let next = 0;

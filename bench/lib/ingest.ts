@@ -50,7 +50,7 @@ export interface IngestResult {
   nVideos: number;
 }
 
-interface Dataset {
+export interface Dataset {
   status_new: string;
   progress: number;
   n_images: number;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTar, writeZip } from '../archives/build-archives.js';
@@ -56,13 +56,7 @@ beforeAll(async () => {
   fs.mkdirSync(root);
   server = await startTestServer({ env: { LOCAL_MEDIA_ROOTS: root, ...(s3.env as Record<string, string>) } });
   owner = await server.createUser();
-  const admin = new S3Client({
-    region: 'us-east-1',
-    endpoint: s3.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
+  const admin = s3.admin();
   await admin.send(new CreateBucketCommand({ Bucket: 'media' }));
   const [g0, g1, g2] = await generatedJpegs(3);
   const objects: Record<string, Buffer | string> = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   looksLikeMedia,
@@ -66,13 +66,7 @@ const keysOf = (list: RemoteObject[]) => list.map((object) => `s3://${object.buc
 beforeAll(async () => {
   server = await startS3rver();
   env = server.env;
-  const admin = new S3Client({
-    region: 'us-east-1',
-    endpoint: server.endpoint,
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
+  const admin = server.admin();
   await admin.send(new CreateBucketCommand({ Bucket: 'media' }));
   const uploads: Array<[string, string | Buffer]> = [
     ...Object.entries(objects),

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
 type CreateCipher = (algorithm: string, key: Buffer, iv: Buffer | null, options?: object) => unknown;
@@ -33,6 +34,8 @@ export interface S3rverHandle {
   endpoint: string;
   /** What the SDK needs to reach this server, for an options `env` (never process.env). */
   env: NodeJS.ProcessEnv;
+  /** A client for setting up buckets and objects. */
+  admin(): S3Client;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,14 @@ export async function startS3rver(): Promise<S3rverHandle> {
   return {
     endpoint,
     env: { AWS_ENDPOINT_URL_S3: endpoint, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' },
+    admin: () =>
+      new S3Client({
+        region: 'us-east-1',
+        endpoint,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+      }),
     close: async () => {
       await server.close();
       await fs.rm(directory, { recursive: true, force: true });
