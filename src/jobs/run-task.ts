@@ -42,8 +42,8 @@ export async function runTask(deps: RunTaskDeps, handler: TaskHandler, taskId: s
   deps.running.add(controller);
   const poll = setInterval(() => {
     tasks
-      .status(taskId)
-      .then((status) => status === 'ABORTED' && controller.abort(new TaskAborted()))
+      .isLiveRun(taskId, task.attempt)
+      .then((live) => !live && controller.abort(new TaskAborted()))
       .catch((err: unknown) => log.warn({ err, taskId }, 'abort poll failed'));
   }, deps.abortPollMs);
 
@@ -58,16 +58,16 @@ export async function runTask(deps: RunTaskDeps, handler: TaskHandler, taskId: s
     async progress(percentage, message) {
       controller.signal.throwIfAborted();
       const clamped = percentage === null ? null : Math.max(0, Math.min(100, Math.round(percentage)));
-      if (!(await tasks.progress(taskId, clamped, message))) controller.abort(new TaskAborted());
+      if (!(await tasks.progress(taskId, task.attempt, clamped, message))) controller.abort(new TaskAborted());
       controller.signal.throwIfAborted();
     },
     async commit(work, message = 'Completed') {
       controller.signal.throwIfAborted();
-      if (!(await tasks.enterCommitPhase(taskId))) controller.abort(new TaskAborted());
+      if (!(await tasks.enterCommitPhase(taskId, task.attempt))) controller.abort(new TaskAborted());
       controller.signal.throwIfAborted();
       const result = await deps.db.transaction().execute(async (trx) => {
         const value = await work(trx);
-        if (!(await tasks.complete(trx, taskId, message))) throw new TaskAborted();
+        if (!(await tasks.complete(trx, taskId, task.attempt, message))) throw new TaskAborted();
         return value;
       });
       committed = true;
@@ -81,15 +81,15 @@ export async function runTask(deps: RunTaskDeps, handler: TaskHandler, taskId: s
   } catch (err) {
     const reason: unknown = controller.signal.aborted ? controller.signal.reason : err;
     if (reason instanceof WorkerShutdown) {
-      await tasks.markInterrupted(taskId, 'Interrupted by a worker shutdown; resumes when a worker starts');
+      await tasks.markInterrupted(taskId, 'Interrupted by a worker shutdown; resumes when a worker starts', task.attempt);
       throw reason;
     }
-    if (reason instanceof TaskAborted || (await tasks.status(taskId)) === 'ABORTED') {
+    if (reason instanceof TaskAborted || !(await tasks.isLiveRun(taskId, task.attempt))) {
       ctx.log.info('task aborted');
       return;
     }
     ctx.log.error({ err }, 'task failed');
-    await tasks.fail(taskId, err instanceof Error ? err.message : String(err));
+    await tasks.fail(taskId, err instanceof Error ? err.message : String(err), task.attempt);
   } finally {
     clearInterval(poll);
     deps.running.delete(controller);

@@ -4,6 +4,7 @@ import * as m0002 from './migrations/0002-task-counts.js';
 import * as m0003 from './migrations/0003-media.js';
 import * as m0004 from './migrations/0004-indexing.js';
 import * as m0005 from './migrations/0005-media-batches.js';
+import * as m0006 from './migrations/0006-task-attempts.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-media': m0003,
   '0004-indexing': m0004,
   '0005-media-batches': m0005,
+  '0006-task-attempts': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -71,6 +71,8 @@ export interface TasksTable {
   created_by: string;
   config: ColumnType<Record<string, unknown>, string, string>;
   phase: Generated<TaskPhase>;
+  /** Bumped by every run and retry; a run writes only while the number is still its own. */
+  attempt: Generated<number>;
   start_time: Generated<Date>;
   end_time: Date | null;
   worker_instance: string | null;

@@ -66,7 +66,14 @@ export class IngestionRepo {
     await this.db.updateTable('upload_files').set({ error: reason }).where('id', '=', fileId).execute();
   }
 
-  async linkMedia(trx: Db, fileId: string, mediaId: string): Promise<void> {
-    await trx.updateTable('upload_files').set({ media_id: mediaId, error: null }).where('id', '=', fileId).execute();
+  /** False when the file is already linked (another run processed it first): the caller rolls back its media. */
+  async linkMedia(trx: Db, fileId: string, mediaId: string): Promise<boolean> {
+    const result = await trx
+      .updateTable('upload_files')
+      .set({ media_id: mediaId, error: null })
+      .where('id', '=', fileId)
+      .where('media_id', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 }

@@ -35,6 +35,7 @@ export async function processUploadFile(deps: MediaProcessingDeps, file: UploadF
     else await processVideo(deps, file, local.path, signal);
     return 'done';
   } catch (err: unknown) {
+    if (err instanceof AlreadyLinked) return 'done';
     if (err instanceof ImageDecodeError || err instanceof VideoDecodeError) {
       await deps.ingestion.recordFailure(file.id, err.message);
       return 'failed';
@@ -43,6 +44,13 @@ export async function processUploadFile(deps: MediaProcessingDeps, file: UploadF
   } finally {
     await local.release();
   }
+}
+
+/** Another run of the same task linked the file first; this run's rows are rolled back. */
+class AlreadyLinked extends Error {}
+
+async function link(deps: MediaProcessingDeps, trx: Db, fileId: string, mediaId: string): Promise<void> {
+  if (!(await deps.ingestion.linkMedia(trx, fileId, mediaId))) throw new AlreadyLinked();
 }
 
 async function imageFacts(deps: MediaProcessingDeps, analysis: ImageAnalysis) {
@@ -71,7 +79,7 @@ async function processImage(deps: MediaProcessingDeps, file: UploadFileRow, file
   const facts = await imageFacts(deps, analysis);
   await deps.db.transaction().execute(async (trx) => {
     const id = await insertWithEmbedding(deps, trx, { ...original(file), media_type: 'IMAGE', duration_seconds: null, ...facts }, analysis);
-    await deps.ingestion.linkMedia(trx, file.id, id);
+    await link(deps, trx, file.id, id);
   });
 }
 
@@ -116,7 +124,7 @@ async function processVideo(deps: MediaProcessingDeps, file: UploadFileRow, file
           ...row.facts,
         }, row.analysis);
       }
-      await deps.ingestion.linkMedia(trx, file.id, videoId);
+      await link(deps, trx, file.id, videoId);
     });
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

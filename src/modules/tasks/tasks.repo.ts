@@ -122,6 +122,7 @@ export class TasksRepo {
           phase: 'work',
           worker_instance: null,
           job_locked_by: null,
+          attempt: sql`attempt + 1`,
         })
         .where('id', '=', taskId)
         .where('status', 'in', ['FAILED', 'ABORTED'])
@@ -138,20 +139,21 @@ export class TasksRepo {
   async markRunning(taskId: string, workerInstance: string, jobLockedBy: string | null): Promise<TaskRow | undefined> {
     return this.db
       .updateTable('tasks')
-      .set({ status: 'RUNNING', status_message: 'Running', phase: 'work', worker_instance: workerInstance, job_locked_by: jobLockedBy })
+      .set({ status: 'RUNNING', status_message: 'Running', phase: 'work', worker_instance: workerInstance, job_locked_by: jobLockedBy, attempt: sql`attempt + 1` })
       .where('id', '=', taskId)
       .where('status', 'in', ACTIVE_STATUSES)
       .returningAll()
       .executeTakeFirst();
   }
 
-  /** Records progress; false means the task stopped being RUNNING (it was aborted). */
-  async progress(taskId: string, percentage: number | null, message: string | undefined): Promise<boolean> {
+  /** Records progress; false means this run's task stopped being RUNNING (aborted, or retried into a new run). */
+  async progress(taskId: string, attempt: number, percentage: number | null, message: string | undefined): Promise<boolean> {
     const result = await this.db
       .updateTable('tasks')
       .set({ progress_percentage: percentage, ...(message === undefined ? {} : { status_message: message }) })
       .where('id', '=', taskId)
       .where('status', '=', 'RUNNING')
+      .where('attempt', '=', attempt)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
@@ -161,34 +163,45 @@ export class TasksRepo {
     return row?.status;
   }
 
+  /** True while `attempt` is still the task's live run (not aborted, not superseded by a retry). */
+  async isLiveRun(taskId: string, attempt: number): Promise<boolean> {
+    const row = await this.db.selectFrom('tasks').select(['status', 'attempt']).where('id', '=', taskId).executeTakeFirst();
+    return row !== undefined && row.attempt === attempt && row.status !== 'ABORTED';
+  }
+
   /** From here on the task cannot be aborted; false when an abort got there first. */
-  async enterCommitPhase(taskId: string): Promise<boolean> {
+  async enterCommitPhase(taskId: string, attempt: number): Promise<boolean> {
     const result = await this.db
       .updateTable('tasks')
       .set({ phase: 'commit', status_message: 'Committing' })
       .where('id', '=', taskId)
       .where('status', '=', 'RUNNING')
+      .where('attempt', '=', attempt)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
-  async complete(trx: Db, taskId: string, message: string): Promise<boolean> {
+  async complete(trx: Db, taskId: string, attempt: number, message: string): Promise<boolean> {
     const result = await trx
       .updateTable('tasks')
       .set({ status: 'COMPLETED', status_message: message, progress_percentage: 100, end_time: sql`now()`, worker_instance: null })
       .where('id', '=', taskId)
       .where('status', '=', 'RUNNING')
+      .where('attempt', '=', attempt)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
-  async fail(taskId: string, errorMessage: string): Promise<void> {
+  /** Fails the task; with `attempt`, only while that run is still the task's live one. */
+  async fail(taskId: string, errorMessage: string, attempt?: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const row = await trx
+      let q = trx
         .updateTable('tasks')
         .set({ status: 'FAILED', status_message: 'Failed', error_message: errorMessage, end_time: sql`now()`, worker_instance: null })
         .where('id', '=', taskId)
-        .where('status', 'in', ACTIVE_STATUSES)
+        .where('status', 'in', ACTIVE_STATUSES);
+      if (attempt !== undefined) q = q.where('attempt', '=', attempt);
+      const row = await q
         .returning(['dataset_id', 'task_type', 'config'])
         .executeTakeFirst();
       if (row) await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_STOP, errorMessage);
@@ -196,12 +209,13 @@ export class TasksRepo {
   }
 
   /** Left for the next worker run: the job stays queued and the handler resumes from stored state. */
-  async markInterrupted(taskId: string, message: string): Promise<void> {
-    await this.db
+  async markInterrupted(taskId: string, message: string, attempt?: number): Promise<void> {
+    let q = this.db
       .updateTable('tasks')
       .set({ status_message: message, worker_instance: null, job_locked_by: null })
       .where('id', '=', taskId)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .execute();
+      .where('status', 'in', ACTIVE_STATUSES);
+    if (attempt !== undefined) q = q.where('attempt', '=', attempt);
+    await q.execute();
   }
 }
