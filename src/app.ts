@@ -20,6 +20,8 @@ import { exploreRoutes } from './modules/explore/explore.routes.js';
 import { addMediaRoutes } from './modules/add-media/add-media.routes.js';
 import { type MetricsSource, registerMetrics } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import { snapshotsRoutes } from './modules/snapshots/snapshots.routes.js';
+import { Snapshot } from './modules/snapshots/snapshots.schemas.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { Task } from './modules/tasks/tasks.schemas.js';
 
@@ -73,7 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
 
-  for (const schema of [ErrorBody, Dataset, Task, AccessEntry]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Dataset, Task, AccessEntry, Snapshot]) app.addSchema(schema);
   registerAuthentication(app, deps.services.auth);
 
   const { auth, datasets, access, tasks, ingestion, media } = deps.services;
@@ -86,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tasksRoutes(app, { tasks });
   mediaRoutes(app, { media, auth, publicUrl: deps.publicUrl });
   addMediaRoutes(app, { addMedia: deps.services.addMedia, processRoutes: deps.processRoutes ?? false });
+  snapshotsRoutes(app, { snapshots: deps.services.snapshots });
   exploreRoutes(app, { explore: deps.services.explore, media, publicUrl: deps.publicUrl, maxFileBytes: deps.services.ingestion.limits.maxFileBytes });
   return app;
 }

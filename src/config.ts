@@ -19,6 +19,12 @@ export interface Config {
   upload: { maxFileBytes: number; maxRequestBytes: number; maxFilesPerRequest: number };
   media: { concurrency: number; videoMaxFrames: number; videoFrameIntervalSeconds: number; sceneThreshold: number };
   blobGcGraceSeconds: number;
+  /** New datasets get snapshot support (older datasets of the hosted service had none). */
+  snapshotsEnabled: boolean;
+  /** A version that stopped being a head is kept this long for readers still on it, then swept if unreferenced. */
+  versionGcGraceSeconds: number;
+  /** Soft-deleted snapshots keep their data this long before the sweep purges them. */
+  snapshotPurgeAfterSeconds: number;
   /** Side of the square input the image embedder runs at (a multiple of 32). */
   embeddingInputSize: number;
   /** Native threads for building the neighbour graph. */
@@ -134,6 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
       sceneThreshold: 0.3,
     },
     blobGcGraceSeconds: integer('BLOB_GC_GRACE_SECONDS', 3600, 0, 31_536_000),
+    snapshotsEnabled: flag('SNAPSHOTS_ENABLED', true),
+    versionGcGraceSeconds: integer('VERSION_GC_GRACE_SECONDS', 600, 0, 31_536_000),
+    snapshotPurgeAfterSeconds: integer('SNAPSHOT_PURGE_AFTER_SECONDS', 30 * 86_400, 0, 10 * 31_536_000),
     embeddingInputSize: integer('EMBEDDING_INPUT_SIZE', 256, 64, 1024),
     indexThreads: integer('INDEX_THREADS', 2, 1, 64),
     addMedia: { enabled: flag('ADD_MEDIA_ENABLED', true), localRoots: roots('LOCAL_MEDIA_ROOTS') },

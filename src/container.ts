@@ -29,6 +29,9 @@ import { TaskListRepo } from './modules/tasks/task-list.repo.js';
 import { TasksRepo } from './modules/tasks/tasks.repo.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
 import { VersionsRepo } from './modules/versions/versions.repo.js';
+import { VersionGcRepo } from './modules/versions/version-gc.repo.js';
+import { SnapshotsRepo } from './modules/snapshots/snapshots.repo.js';
+import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import { IndexingRepo } from './modules/indexing/indexing.repo.js';
 import { ExploreRepo } from './modules/explore/explore.repo.js';
 import { AddMediaRepo } from './modules/add-media/add-media.repo.js';
@@ -49,13 +52,14 @@ export interface Services {
   media: MediaService;
   explore: ExploreService;
   addMedia: AddMediaService;
+  snapshots: SnapshotsService;
 }
 
 export interface Container {
   config: Config;
   database: DatabaseHandle;
   blobs: BlobStore;
-  repos: { tasks: TasksRepo; media: MediaRepo; blobGc: BlobGcRepo };
+  repos: { tasks: TasksRepo; media: MediaRepo; blobGc: BlobGcRepo; versionGc: VersionGcRepo };
   services: Services;
   jobDeps: JobDeps;
   checkDatabase: () => Promise<void>;
@@ -86,7 +90,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const mediaRepo = new MediaRepo(db);
   const auth = new AuthService(new AuthRepo(db), keyBox, config);
   const removal = new DatasetRemovalRepo(db);
-  const datasets = new DatasetsService(db, datasetsRepo, removal, tasksRepo);
+  const datasets = new DatasetsService(db, datasetsRepo, removal, tasksRepo, config.snapshotsEnabled);
   const access = new AccessService(new AccessRepo(db), datasets, auth);
   const tasks = new TasksService(tasksRepo, new TaskListRepo(db, database.pool), datasets);
   const blobGc = new BlobGcRepo(db);
@@ -94,14 +98,17 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const media = new MediaService(mediaRepo, datasets, blobs, new UrlSigner(serverKey));
   const images = new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
-  const addMediaRepo = new AddMediaRepo(db);
+  const addMediaRepo = new AddMediaRepo(db, tasksRepo);
   const localRoots = await Promise.all(config.addMedia.localRoots.map((root) => realpath(root).catch(() => root)));
   const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, tasksRepo, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv), {
     enabled: config.addMedia.enabled,
     localRoots,
     limits: config.upload,
   });
+  const snapshotsRepo = new SnapshotsRepo(db);
+  const snapshots = new SnapshotsService(db, snapshotsRepo, datasets, datasetsRepo, tasksRepo);
   const jobDeps: JobDeps = {
+    snapshots: snapshotsRepo,
     addMedia: addMediaRepo,
     db,
     blobs,
@@ -137,8 +144,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     config,
     database,
     blobs,
-    repos: { tasks: tasksRepo, media: mediaRepo, blobGc },
-    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia },
+    repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db) },
+    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots },
     jobDeps,
     checkDatabase: async () => {
       await sql`select 1`.execute(db);

@@ -83,6 +83,11 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
         blobs: container.blobs,
         log,
         graceSeconds: config.blobGcGraceSeconds,
+        versions: {
+          repo: container.repos.versionGc,
+          graceSeconds: config.versionGcGraceSeconds,
+          purgeDeletedAfterSeconds: config.snapshotPurgeAfterSeconds,
+        },
         intervalMs: options.workerTimings?.blobGcIntervalMs ?? 60_000,
       });
     }

@@ -67,6 +67,13 @@ export const errors = {
   pathNotAllowed: (path: string) => new AppError(403, `Path ${path} is outside the folders this server may read (LOCAL_MEDIA_ROOTS)`),
   pipelineFailed: (detail: string) => new AppError(500, detail),
 
+  snapshotNotFound: () => new AppError(404, 'Snapshot not found'),
+  noCurrentSnapshot: () => new AppError(404, 'Dataset has no current snapshot'),
+  snapshotsDisabled: () => new AppError(403, 'Snapshots are not enabled for this dataset'),
+  currentSnapshotNotDeletable: () => new AppError(409, 'The current snapshot cannot be deleted; create a new snapshot first'),
+  snapshotBeingRestored: () => new AppError(409, 'The snapshot is being restored and cannot be deleted now'),
+  noDataToSnapshot: () => new AppError(409, 'Dataset has no indexed data to snapshot yet'),
+
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),
 } as const;

@@ -56,6 +56,8 @@ export const DATASET_STATUS_ON_STOP: Partial<Record<TaskType, { from: readonly D
   DATASET_CREATION: { from: ['INDEXING'], to: 'ERROR' },
   MEDIA_ADDITION: { from: ['READ ONLY', 'INDEXING'], to: 'previous' },
   REINDEX: { from: ['READ ONLY', 'INDEXING'], to: 'previous' },
+  SNAPSHOT_RESTORE: { from: ['READ ONLY'], to: 'previous' },
+  SNAPSHOT_CLONE: { from: ['INDEXING'], to: 'ERROR' },
 };
 export const DATASET_STATUS_ON_RETRY: Partial<Record<TaskType, { from: readonly DatasetStatus[]; to: StatusTarget }>> = {
   DATASET_CREATION: { from: ['ERROR'], to: 'INDEXING' },

@@ -8,6 +8,9 @@ export function errorResponses(...codes: number[]) {
   return Object.fromEntries(codes.map((code) => [code, ErrorRef]));
 }
 
+/** A response with no body (202 for started work, 200 for a delete). */
+export const EmptyBody = Type.Unsafe<undefined>({ description: 'Empty body' });
+
 export const DatasetIdParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }) });
 
 /** A string enum as plain JSON Schema `enum`, so a wrong value gets one clear 422 naming the allowed ones. */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { BlobStore } from '../adapters/blobs/blob-store.js';
 import type { BlobGcRepo } from '../modules/media/blob-gc.repo.js';
+import type { VersionGcRepo } from '../modules/versions/version-gc.repo.js';
 
 export interface BlobGcOptions {
   queue: BlobGcRepo;
@@ -8,28 +9,47 @@ export interface BlobGcOptions {
   log: Logger;
   /** A queued blob is deleted only after this long, so an upload storing the same bytes meanwhile keeps it. */
   graceSeconds: number;
+  /** Unreferenced versions (and the media only they held) are swept first, queueing their blobs. */
+  versions: { repo: VersionGcRepo; graceSeconds: number; purgeDeletedAfterSeconds: number };
   intervalMs: number;
 }
 
-/** Deletes queued blobs that nothing references once their grace period is over; returns a stop function. */
+const BATCH = 500;
+
+/** The garbage sweep: unreferenced versions, then queued blobs nothing references; returns a stop function. */
 export function startBlobGc(options: BlobGcOptions): () => void {
   let running = false;
   const sweep = async () => {
     if (running) return;
     running = true;
     try {
+      await sweepVersions(options);
       for (;;) {
-        const hashes = await options.queue.takeUnreferenced(new Date(Date.now() - options.graceSeconds * 1000), 500);
+        const hashes = await options.queue.takeUnreferenced(new Date(Date.now() - options.graceSeconds * 1000), BATCH);
         for (const hash of hashes) await options.blobs.delete(hash);
         if (hashes.length > 0) options.log.info({ deleted: hashes.length }, 'unreferenced blobs deleted');
-        if (hashes.length < 500) break;
+        if (hashes.length < BATCH) break;
       }
     } catch (err) {
-      options.log.warn({ err }, 'blob sweep failed');
+      options.log.warn({ err }, 'garbage sweep failed');
     } finally {
       running = false;
     }
   };
   const timer = setInterval(() => void sweep(), options.intervalMs);
   return () => clearInterval(timer);
+}
+
+async function sweepVersions(options: BlobGcOptions): Promise<void> {
+  const { repo, graceSeconds, purgeDeletedAfterSeconds } = options.versions;
+  for (;;) {
+    const now = Date.now();
+    const result = await repo.sweep({
+      releasedBefore: new Date(now - graceSeconds * 1000),
+      purgeDeletedBefore: new Date(now - purgeDeletedAfterSeconds * 1000),
+      limit: 20,
+    });
+    if (result.versionsDeleted > 0 || result.snapshotsPurged > 0) options.log.info(result, 'unreferenced versions swept');
+    if (result.versionsDeleted < 20) return;
+  }
 }

@@ -19,7 +19,8 @@ export const CREATION_STAGES: readonly PipelineStage[] = [mediaStage, indexStage
 
 /**
  * DATASET_CREATION: run the stages over the transaction's uploads into the task's version, then in the
- * commit phase make it the head, so the dataset turns READY with everything at once.
+ * commit phase make it the head, so the dataset turns READY with everything at once, sealed as its
+ * `creation` snapshot.
  */
 export function datasetCreationJob(deps: PipelineDeps, stages: readonly PipelineStage[] = CREATION_STAGES): JobDefinition {
   return {
@@ -36,6 +37,9 @@ export function datasetCreationJob(deps: PipelineDeps, stages: readonly Pipeline
           await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId), 'READY');
           await deps.indexing.setEmbeddingConfig(trx, ctx.datasetId, deps.embedding);
           await deps.ingestion.setTransactionStatus(trx, ctx.datasetId, run.transId!, 'PROCESSED');
+          if (await deps.datasets.snapshotsEnabled(trx, ctx.datasetId)) {
+            await deps.snapshots.record(trx, { datasetId: ctx.datasetId, createdBy: ctx.createdBy, reason: 'creation' });
+          }
         },
         failed > 0 ? `Dataset created: ${usable} file(s) processed, ${failed} could not be decoded` : `Dataset created: ${usable} file(s) processed`,
       );

@@ -2,6 +2,7 @@ import type { DatasetsRepo } from '../modules/datasets/datasets.repo.js';
 import type { VersionIndexerDeps } from '../modules/indexing/version-indexer.js';
 import type { IngestionRepo } from '../modules/ingestion/ingestion.repo.js';
 import { type MediaProcessingDeps, processUploadFile } from '../modules/media/media-processing.js';
+import type { SnapshotsRepo } from '../modules/snapshots/snapshots.repo.js';
 import type { VersionsRepo } from '../modules/versions/versions.repo.js';
 import { forEachConcurrent } from './lib/concurrency.js';
 import type { TaskContext } from './registry.js';
@@ -10,6 +11,7 @@ export interface PipelineDeps extends MediaProcessingDeps, VersionIndexerDeps {
   ingestion: IngestionRepo;
   datasets: DatasetsRepo;
   versions: VersionsRepo;
+  snapshots: SnapshotsRepo;
   /** Media decoded at once: sharp and ffmpeg use threads of their own, so a few per core is enough. */
   concurrency: number;
   /** Largest single media file a source may bring. */

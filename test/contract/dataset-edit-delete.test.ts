@@ -10,7 +10,7 @@ let editor: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { BLOB_GC_GRACE_SECONDS: '0', MEDIA_CONCURRENCY: '1' } });
+  server = await startTestServer({ env: { BLOB_GC_GRACE_SECONDS: '0', VERSION_GC_GRACE_SECONDS: '0', MEDIA_CONCURRENCY: '1' } });
   [owner, editor, stranger] = await Promise.all([server.createUser(), server.createUser(), server.createUser()]);
 });
 afterAll(() => server?.close());

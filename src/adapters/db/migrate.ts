@@ -5,6 +5,7 @@ import * as m0003 from './migrations/0003-media.js';
 import * as m0004 from './migrations/0004-indexing.js';
 import * as m0005 from './migrations/0005-media-batches.js';
 import * as m0006 from './migrations/0006-task-attempts.js';
+import * as m0007 from './migrations/0007-snapshots.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-indexing': m0004,
   '0005-media-batches': m0005,
   '0006-task-attempts': m0006,
+  '0007-snapshots': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -41,6 +41,7 @@ export interface DatasetsTable {
   source_dataset_id: string | null;
   snapshots_enabled: Generated<boolean>;
   head_version_id: Generated<string | null>;
+  current_snapshot_id: Generated<string | null>;
   embedding_config: ColumnType<EmbeddingConfig | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
@@ -152,11 +153,32 @@ export interface MediaEmbeddingsTable {
 
 export interface VersionsTable {
   id: Generated<string>;
-  dataset_id: string;
+  /** The dataset that made it; null once that dataset is deleted (a clone may still use the version). */
+  dataset_id: string | null;
   parent_id: string | null;
   sealed: Generated<boolean>;
   task_id: string | null;
   created_at: Generated<Date>;
+  /** When it stopped being a dataset's head; the sweep waits a grace period after this. */
+  released_at: Date | null;
+}
+
+export type SnapshotReason = 'manual' | 'creation' | 'clone';
+
+export interface SnapshotsTable {
+  id: Generated<string>;
+  dataset_id: string;
+  version_id: string;
+  name: string;
+  description: Generated<string>;
+  reason: SnapshotReason;
+  n_images: number;
+  n_videos: number;
+  created_by: string;
+  created_at: Generated<Date>;
+  deleted_at: Date | null;
+  training_model_id: string | null;
+  training_model_name: string | null;
 }
 
 export interface VersionMediaTable {
@@ -224,6 +246,7 @@ export interface Database {
   upload_files: UploadFilesTable;
   media: MediaTable;
   versions: VersionsTable;
+  snapshots: SnapshotsTable;
   version_media: VersionMediaTable;
   media_embeddings: MediaEmbeddingsTable;
   version_indexes: VersionIndexesTable;

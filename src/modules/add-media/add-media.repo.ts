@@ -2,11 +2,14 @@ import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { CHANNELS } from '../../adapters/events/pg-events.js';
 import type { DatasetStatus } from '../../core/dataset-status.js';
-import { ACTIVE_STATUSES, type TaskType } from '../../core/tasks.js';
+import type { TasksRepo } from '../tasks/tasks.repo.js';
 
 /** The state add media and reindex decide on, and the writes that start and finish a batch. */
 export class AddMediaRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly tasks: TasksRepo,
+  ) {}
 
   /** The dataset's status, embedding config and running task types; `lock` holds its row until the transaction ends. */
   async state(trx: Db, datasetId: string, lock: boolean) {
@@ -14,14 +17,8 @@ export class AddMediaRepo {
     if (lock) q = q.forUpdate();
     const dataset = await q.executeTakeFirst();
     if (!dataset) return undefined;
-    const running = await trx
-      .selectFrom('tasks')
-      .select('task_type')
-      .distinct()
-      .where('dataset_id', '=', datasetId)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .execute();
-    return { status: dataset.status_new, embeddingConfig: dataset.embedding_config, name: dataset.display_name, running: running.map((r) => r.task_type as TaskType) };
+    const running = await this.tasks.runningTypes(trx, datasetId);
+    return { status: dataset.status_new, embeddingConfig: dataset.embedding_config, name: dataset.display_name, running };
   }
 
   /** A new upload transaction for the batch, already PROCESSING (the dataset row is locked by the caller). */

@@ -5,10 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
 import { drain } from '../../http/multipart.js';
-import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
+import { DatasetIdParams, EmptyBody as Empty, errorResponses } from '../../http/schemas.js';
 import type { AddMediaPart, AddMediaService } from './add-media.service.js';
 
-const Empty = Type.Unsafe<undefined>({ description: 'Empty body' });
 
 export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaService; processRoutes: boolean }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

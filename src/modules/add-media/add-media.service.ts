@@ -10,7 +10,7 @@ import { archiveFormatOf, readArchive } from '../../adapters/archives/archive-re
 import { SNIFF_BYTES } from '../../adapters/media/sniff.js';
 import { ArchiveRefusedError, type SkippedEntry } from '../../adapters/archives/archive-types.js';
 import { errors } from '../../core/errors.js';
-import { type DatasetOperation, OPERATION_FROM, checkOperation } from '../../core/operations.js';
+import { type DatasetOperation, requireOperation } from '../../core/operations.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionRepo, NewUploadFile } from '../ingestion/ingestion.repo.js';
@@ -145,8 +145,7 @@ export class AddMediaService {
     const state = await this.repo.state(trx, datasetId, lock);
     if (!state) throw errors.datasetNotFound();
     if (operation === 'add_media' && !state.embeddingConfig) throw errors.noEmbeddingConfig(datasetId);
-    const check = checkOperation(operation, state.status, state.running);
-    if (!check.ok) throw check.reason === 'blocked' ? errors.operationBlocked(operation, check.by) : errors.operationStatus(operation, check.status, OPERATION_FROM[operation]);
+    requireOperation(operation, state.status, state.running);
     return state;
   }
 

@@ -1,5 +1,6 @@
 import type { Db } from '../../adapters/db/database.js';
 import type { NewDataset } from '../../adapters/db/schema.js';
+import type { DatasetStatus } from '../../core/dataset-status.js';
 import type { DatasetRole } from '../../core/permissions.js';
 
 const DATASET_COLUMNS = [
@@ -22,9 +23,29 @@ const DATASET_COLUMNS = [
 export class DatasetsRepo {
   constructor(private readonly db: Db) {}
 
-  async insert(values: NewDataset): Promise<string> {
-    const row = await this.db.insertInto('datasets').values(values).returning('id').executeTakeFirstOrThrow();
+  async insert(values: NewDataset, db: Db = this.db): Promise<string> {
+    const row = await db.insertInto('datasets').values(values).returning('id').executeTakeFirstOrThrow();
     return row.id;
+  }
+
+  /** Locks the dataset's row for the caller's transaction and returns what operations decide on. */
+  async lockState(trx: Db, datasetId: string) {
+    const row = await trx
+      .selectFrom('datasets')
+      .select(['status_new', 'head_version_id', 'embedding_config'])
+      .where('id', '=', datasetId)
+      .forUpdate()
+      .executeTakeFirst();
+    return row && { status: row.status_new, headVersionId: row.head_version_id, embeddingConfig: row.embedding_config };
+  }
+
+  async snapshotsEnabled(trx: Db, datasetId: string): Promise<boolean> {
+    const row = await trx.selectFrom('datasets').select('snapshots_enabled').where('id', '=', datasetId).executeTakeFirst();
+    return row?.snapshots_enabled ?? false;
+  }
+
+  async setStatus(trx: Db, datasetId: string, status: DatasetStatus): Promise<void> {
+    await trx.updateTable('datasets').set({ status_new: status, progress: 0 }).where('id', '=', datasetId).execute();
   }
 
   async update(datasetId: string, changes: { display_name?: string; description?: string }): Promise<void> {

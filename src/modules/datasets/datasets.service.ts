@@ -19,6 +19,7 @@ export class DatasetsService {
     private readonly repo: DatasetsRepo,
     private readonly removal: DatasetRemovalRepo,
     private readonly tasks: TasksRepo,
+    private readonly snapshotsEnabled: boolean,
   ) {}
 
   /**
@@ -33,7 +34,7 @@ export class DatasetsService {
     return dataset;
   }
 
-  /** An empty dataset that waits for its first upload transaction (issue 3 adds the pipeline). */
+  /** An empty dataset that waits for its first upload transaction; SNAPSHOTS_ENABLED decides its snapshot support. */
   async create(principal: Principal, name: string | undefined) {
     const displayName = name?.trim();
     if (!displayName) throw errors.missingParameter('dataset_name');
@@ -43,6 +44,7 @@ export class DatasetsService {
       status_new: 'INDEXING',
       fatal_error_msg: null,
       source_dataset_id: null,
+      snapshots_enabled: this.snapshotsEnabled,
     });
   }
 

@@ -68,6 +68,19 @@ export class TasksRepo {
     return (await q.executeTakeFirst())?.task_type;
   }
 
+  /**
+   * Types of the tasks running on the dataset, the clones made from its snapshots included (they run
+   * on the new dataset but block a restore of this one): what the operation guard decides on.
+   */
+  async runningTypes(trx: Db, datasetId: string): Promise<TaskType[]> {
+    const rows = await sql<{ task_type: TaskType }>`
+      select distinct task_type from tasks
+      where status in ('INITIALIZING', 'RUNNING')
+        and (dataset_id = ${datasetId}::uuid
+          or (task_type = 'SNAPSHOT_CLONE' and config ->> 'source_dataset_id' = ${datasetId}::text))`.execute(trx);
+    return rows.rows.map((r) => r.task_type);
+  }
+
   async find(taskId: string): Promise<TaskRow | undefined> {
     return this.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirst();
   }

@@ -16,7 +16,8 @@ export class VersionsRepo {
    * found again on a rerun so the work resumes instead of starting a second copy.
    */
   async forkForTask(trx: Db, datasetId: string, taskId: string): Promise<string> {
-    const existing = await trx.selectFrom('versions').select('id').where('task_id', '=', taskId).executeTakeFirst();
+    const existing = await trx.selectFrom('versions').select(['id', 'sealed']).where('task_id', '=', taskId).executeTakeFirst();
+    if (existing?.sealed) throw new Error(`version ${existing.id} of task ${taskId} is sealed and cannot be written`);
     return existing ? existing.id : this.fork(trx, datasetId, taskId);
   }
 
@@ -60,11 +61,21 @@ export class VersionsRepo {
     return row;
   }
 
+  /** Makes `versionId` the dataset's head; the one it replaces is released (the sweep reclaims it when nothing else holds it). */
   async swapHead(trx: Db, datasetId: string, versionId: string, counts: VersionCounts, status: DatasetStatus): Promise<void> {
+    const previous = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
     await trx
       .updateTable('datasets')
       .set({ head_version_id: versionId, status_new: status, progress: 100, fatal_error_msg: null, ...counts })
       .where('id', '=', datasetId)
       .execute();
+    if (previous.head_version_id && previous.head_version_id !== versionId) {
+      await trx.updateTable('versions').set({ released_at: sql`now()` }).where('id', '=', previous.head_version_id).execute();
+    }
+  }
+
+  /** Sealed versions are never written again: every later change forks a new one. */
+  async seal(trx: Db, versionId: string): Promise<void> {
+    await trx.updateTable('versions').set({ sealed: true }).where('id', '=', versionId).execute();
   }
 }

@@ -1,0 +1,32 @@
+import type { EmbeddingConfig } from '../adapters/db/schema.js';
+import type { IndexingRepo } from '../modules/indexing/indexing.repo.js';
+import type { SnapshotJobDeps } from './snapshot-restore.job.js';
+import type { JobDefinition } from './registry.js';
+
+export interface SnapshotCloneDeps extends SnapshotJobDeps {
+  indexing: IndexingRepo;
+}
+
+/**
+ * SNAPSHOT_CLONE, on the new dataset: its head becomes the snapshot's sealed version (shared, never
+ * copied: a later change on either side forks its own), with the source's embedding config, and a first
+ * snapshot with reason `clone`; all in the commit transaction, so a crash leaves the clone empty or whole.
+ */
+export function snapshotCloneJob(deps: SnapshotCloneDeps): JobDefinition {
+  return {
+    type: 'SNAPSHOT_CLONE',
+    async handler(ctx) {
+      const versionId = String(ctx.config.version_id);
+      const counts = { n_images: Number(ctx.config.n_images), n_videos: Number(ctx.config.n_videos) };
+      await ctx.progress(50, 'Cloning snapshot');
+      await ctx.commit(async (trx) => {
+        // The version is held by this task's config even if the snapshot or its dataset is deleted meanwhile.
+        await deps.snapshots.hold(trx, String(ctx.config.snapshot_id));
+        await deps.versions.swapHead(trx, ctx.datasetId, versionId, counts, 'READY');
+        const embedding = ctx.config.embedding_config as EmbeddingConfig | null;
+        if (embedding) await deps.indexing.setEmbeddingConfig(trx, ctx.datasetId, embedding);
+        await deps.snapshots.record(trx, { datasetId: ctx.datasetId, createdBy: ctx.createdBy, reason: 'clone' });
+      }, 'Snapshot cloned into this dataset');
+    },
+  };
+}

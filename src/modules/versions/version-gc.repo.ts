@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { Db } from '../../adapters/db/database.js';
+
+export interface VersionSweepResult {
+  snapshotsPurged: number;
+  versionsDeleted: number;
+  mediaDeleted: number;
+}
+
+/**
+ * Reclaims versions nothing references: not a dataset's head, not held by a snapshot (a soft-deleted one
+ * holds it until purged), not the working or source version of an active task, not a batch still waiting
+ * for its alerts. Media no version or upload uses any more go with them, and their blobs to the blob queue.
+ */
+export class VersionGcRepo {
+  constructor(private readonly db: Db) {}
+
+  async sweep(options: { releasedBefore: Date; purgeDeletedBefore: Date; limit: number }): Promise<VersionSweepResult> {
+    return this.db.transaction().execute(async (trx) => {
+      const purged = await trx.deleteFrom('snapshots').where('deleted_at', '<', options.purgeDeletedBefore).executeTakeFirst();
+      const doomed = await sql<{ id: string }>`
+        select v.id from versions v
+        where coalesce(v.released_at, v.created_at) < ${options.releasedBefore}
+          and not exists (select 1 from datasets d where d.head_version_id = v.id)
+          and not exists (select 1 from snapshots s where s.version_id = v.id)
+          and not exists (select 1 from tasks t where t.status in ('INITIALIZING', 'RUNNING')
+            and (t.id = v.task_id or t.config ->> 'version_id' = v.id::text))
+          and not exists (select 1 from media_batches b where b.version_id = v.id and b.alerts_evaluated_at is null)
+        order by coalesce(v.released_at, v.created_at)
+        limit ${options.limit}
+        for update skip locked`.execute(trx);
+      const ids = doomed.rows.map((r) => r.id);
+      if (ids.length === 0) return { snapshotsPurged: Number(purged.numDeletedRows), versionsDeleted: 0, mediaDeleted: 0 };
+
+      await sql`create temp table gc_media on commit drop as
+        select distinct media_id from version_media where version_id = any(${ids}::uuid[])`.execute(trx);
+      await sql`insert into blob_gc_candidates (hash)
+        select ann_blob_hash from version_indexes where version_id = any(${ids}::uuid[]) and ann_blob_hash is not null
+        on conflict (hash) do update set queued_at = now()`.execute(trx);
+      await trx.deleteFrom('versions').where('id', 'in', ids).execute();
+      const media = await deleteUnreferencedMedia(trx, 'gc_media');
+      return { snapshotsPurged: Number(purged.numDeletedRows), versionsDeleted: ids.length, mediaDeleted: media };
+    });
+  }
+}
+
+/**
+ * Deletes the media listed in `table` (a temp table of media_id) that no version or upload references,
+ * with their frames, and queues every blob they used; returns how many went.
+ */
+export async function deleteUnreferencedMedia(trx: Db, table: string): Promise<number> {
+  const deleted = await sql<{ n: number }>`
+    with gone as (
+      delete from media m using ${sql.table(table)} g
+      where m.id = g.media_id
+        and not exists (select 1 from version_media vm where vm.media_id = m.id)
+        and not exists (select 1 from upload_files f where f.media_id = m.id)
+      returning m.id, m.blob_hash, m.thumb_hash, m.preview_hash
+    ), frames as (
+      select f.blob_hash, f.thumb_hash, f.preview_hash from media f join gone on f.parent_media_id = gone.id
+    ), hashes as (
+      select h from (select blob_hash, thumb_hash, preview_hash from gone union all select * from frames) x,
+        unnest(array[x.blob_hash, x.thumb_hash, x.preview_hash]) h
+      where h is not null
+    ), queued as (
+      insert into blob_gc_candidates (hash) select distinct h from hashes
+      on conflict (hash) do update set queued_at = now()
+    )
+    select count(*)::int as n from gone`.execute(trx);
+  return deleted.rows[0]?.n ?? 0;
+}
