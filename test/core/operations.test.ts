@@ -1,30 +1,76 @@
 import { describe, expect, it } from 'vitest';
-import { DATASET_STATUSES } from '../../src/core/dataset-status.js';
-import { checkOperation } from '../../src/core/operations.js';
-import { TASK_TYPES } from '../../src/core/tasks.js';
+import { DATASET_STATUSES, type DatasetStatus } from '../../src/core/dataset-status.js';
+import { DATASET_OPERATIONS, type DatasetOperation, checkOperation, requireOperation } from '../../src/core/operations.js';
+import { TASK_TYPES, type TaskType } from '../../src/core/tasks.js';
+import { AppError } from '../../src/core/errors.js';
 
-describe('checkOperation', () => {
-  it('add_media starts only from READY or PARTIAL INDEX', () => {
-    for (const status of DATASET_STATUSES) {
-      expect(checkOperation('add_media', status, []).ok).toBe(status === 'READY' || status === 'PARTIAL INDEX');
-    }
-  });
+/**
+ * The spec's rules written out by hand (3.1, 4.1 rules 1 and 3, 4.7), independent of the tables in
+ * src/core/operations.ts, so that a change to either shows up here.
+ */
+const STARTS_FROM: Record<DatasetOperation, DatasetStatus[]> = {
+  add_media: ['READY', 'PARTIAL INDEX'],
+  reindex: ['PARTIAL INDEX'],
+  create_snapshot: ['READY'],
+  restore_snapshot: ['READY', 'PARTIAL INDEX', 'ERROR'],
+  clone_snapshot: ['READY', 'PARTIAL INDEX', 'ERROR'],
+};
 
-  it('reindex starts only from PARTIAL INDEX', () => {
-    for (const status of DATASET_STATUSES) expect(checkOperation('reindex', status, []).ok).toBe(status === 'PARTIAL INDEX');
-    expect(checkOperation('reindex', 'READ ONLY', [])).toEqual({ ok: false, reason: 'status', status: 'READ ONLY' });
-  });
+const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
+  add_media: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
+  reindex: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
+  // Rule 1: creation, enrichment, media addition, re-indexing, custom metadata import, restore.
+  create_snapshot: ['DATASET_CREATION', 'ENRICHMENT', 'MEDIA_ADDITION', 'REINDEX', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
+  // Rule 3: any major operation, including another restore or clone.
+  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE'],
+  // Rule 4: a clone reads a sealed snapshot and blocks nothing; only the status table applies.
+  clone_snapshot: [],
+};
 
-  it('names a running blocker before the status it causes', () => {
-    expect(checkOperation('add_media', 'READ ONLY', ['MEDIA_ADDITION'])).toEqual({ ok: false, reason: 'blocked', by: 'MEDIA_ADDITION' });
-    expect(checkOperation('add_media', 'READ ONLY', ['REINDEX'])).toEqual({ ok: false, reason: 'blocked', by: 'REINDEX' });
+describe('checkOperation over every (operation, status, running task) pair', () => {
+  for (const operation of DATASET_OPERATIONS) {
+    it(`${operation}: every status with nothing running`, () => {
+      for (const status of DATASET_STATUSES) {
+        const expected = STARTS_FROM[operation].includes(status) ? { ok: true } : { ok: false, reason: 'status', status };
+        expect(checkOperation(operation, status, []), status).toEqual(expected);
+      }
+    });
+
+    it(`${operation}: every status with each task type running`, () => {
+      for (const status of DATASET_STATUSES) {
+        for (const running of TASK_TYPES) {
+          const expected = BLOCKERS[operation].includes(running)
+            ? { ok: false, reason: 'blocked', by: running }
+            : STARTS_FROM[operation].includes(status)
+              ? { ok: true }
+              : { ok: false, reason: 'status', status };
+          expect(checkOperation(operation, status, [running]), `${status} + ${running}`).toEqual(expected);
+        }
+      }
+    });
+  }
+
+  it('names the first running blocker, before the status it causes', () => {
+    expect(checkOperation('add_media', 'READ ONLY', ['SNAPSHOT_CLONE', 'REINDEX'])).toEqual({ ok: false, reason: 'blocked', by: 'REINDEX' });
     expect(checkOperation('reindex', 'READ ONLY', ['SNAPSHOT_RESTORE'])).toEqual({ ok: false, reason: 'blocked', by: 'SNAPSHOT_RESTORE' });
   });
+});
 
-  it('is not blocked by a clone, which runs on another dataset', () => {
-    for (const type of TASK_TYPES) {
-      const result = checkOperation('add_media', 'READY', [type]);
-      expect(result.ok).toBe(type === 'SNAPSHOT_CLONE');
-    }
+describe('requireOperation', () => {
+  it('throws the 409 with the spec wording for a running task', () => {
+    const err = (() => {
+      try {
+        requireOperation('add_media', 'READ ONLY', ['MEDIA_ADDITION']);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ status: 409, detail: "Operation 'add_media' is blocked while MEDIA_ADDITION task is running" });
+  });
+
+  it('throws a 409 naming the allowed statuses otherwise, and passes when allowed', () => {
+    expect(() => requireOperation('create_snapshot', 'PARTIAL INDEX', [])).toThrow("Operation 'create_snapshot' needs the dataset READY; it is PARTIAL INDEX");
+    expect(() => requireOperation('restore_snapshot', 'ERROR', [])).not.toThrow();
   });
 });

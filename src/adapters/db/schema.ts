@@ -227,7 +227,8 @@ export interface MediaBatchesTable {
   id: string;
   dataset_id: string;
   trans_id: number;
-  version_id: string;
+  /** The version the batch committed; null once the sweep reclaimed it. */
+  version_id: string | null;
   media_count: number;
   processed_at: Generated<Date>;
   alerts_evaluated_at: Date | null;

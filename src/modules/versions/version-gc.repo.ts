@@ -9,8 +9,8 @@ export interface VersionSweepResult {
 
 /**
  * Reclaims versions nothing references: not a dataset's head, not held by a snapshot (a soft-deleted one
- * holds it until purged), not the working or source version of an active task, not a batch still waiting
- * for its alerts. Media no version or upload uses any more go with them, and their blobs to the blob queue.
+ * holds it until purged), not the working or source version of an active task. Media no version or
+ * upload uses any more go with them, and their blobs to the blob queue.
  */
 export class VersionGcRepo {
   constructor(private readonly db: Db) {}
@@ -25,7 +25,6 @@ export class VersionGcRepo {
           and not exists (select 1 from snapshots s where s.version_id = v.id)
           and not exists (select 1 from tasks t where t.status in ('INITIALIZING', 'RUNNING')
             and (t.id = v.task_id or t.config ->> 'version_id' = v.id::text))
-          and not exists (select 1 from media_batches b where b.version_id = v.id and b.alerts_evaluated_at is null)
         order by coalesce(v.released_at, v.created_at)
         limit ${options.limit}
         for update skip locked`.execute(trx);

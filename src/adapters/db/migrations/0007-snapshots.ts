@@ -39,6 +39,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter table versions add constraint versions_dataset_id_fkey foreign key (dataset_id) references datasets (id) on delete set null;
     alter table versions add column released_at timestamptz;
 
+    -- A batch record does not hold its version: alerts read the batch's media, which the head still has.
+    alter table media_batches drop constraint media_batches_version_id_fkey;
+    alter table media_batches alter column version_id drop not null;
+    alter table media_batches add constraint media_batches_version_id_fkey foreign key (version_id) references versions (id) on delete set null;
+
     -- Datasets indexed before snapshots existed get the creation snapshot they would have had.
     insert into snapshots (id, dataset_id, version_id, name, reason, n_images, n_videos, created_by, created_at)
     select s.id, d.id, d.head_version_id, d.display_name || '_snapshot_' || s.id, 'creation', d.n_images, d.n_videos, d.owner_id, d.created_at

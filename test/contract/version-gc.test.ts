@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
+import { createDataset, form, photo } from '../support/ingest.js';
+import { createHash } from 'node:crypto';
+
+let server: TestServer;
+let owner: TestUser;
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const waitStatus = (id: string, statuses: string[]) =>
+  waitFor(async () => {
+    const d = (await server.api(owner.token, 'GET', `/api/v1/dataset/${id}`)).body;
+    return statuses.includes(d.status_new) ? d : undefined;
+  }, 60_000, statuses.join(' or '));
+const versionsOf = async (id: string) => {
+  const { rows } = await sql<{ id: string }>`select id from versions where dataset_id = ${id}::uuid order by created_at`.execute(server.loupe.container.database.db);
+  return rows.map((r) => r.id);
+};
+const headOf = async (id: string) => {
+  const { rows } = await sql<{ head: string }>`select head_version_id as head from datasets where id = ${id}::uuid`.execute(server.loupe.container.database.db);
+  return rows[0]!.head;
+};
+const versionExists = async (versionId: string) => {
+  const { rows } = await sql`select 1 from versions where id = ${versionId}::uuid`.execute(server.loupe.container.database.db);
+  return rows.length > 0;
+};
+const addMedia = async (id: string, files: ReturnType<typeof photo>[]) => {
+  const body = form(files);
+  body.append('auto_reindex', 'true');
+  expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${id}/add_media`, body)).status).toBe(202);
+  await waitFor(async () => {
+    const tasks = (await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${id}&task_type=MEDIA_ADDITION`)).body.tasks;
+    return tasks[0]?.status === 'COMPLETED' ? true : undefined;
+  }, 60_000, 'media added');
+  return waitStatus(id, ['READY']);
+};
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { VERSION_GC_GRACE_SECONDS: '0', BLOB_GC_GRACE_SECONDS: '0', SNAPSHOT_PURGE_AFTER_SECONDS: '0' } });
+  owner = await server.createUser();
+}, 60_000);
+afterAll(() => server?.close());
+
+describe('the version sweep (issue 6: garbage)', () => {
+  it('reclaims versions nothing holds, keeps snapshots and heads, and a clone keeps its shared version after its source is deleted', async () => {
+    const { datasetId } = await createDataset(server, owner, 'gc', [[photo('dog.jpg'), photo('horses.jpg')]]);
+    const creationVersion = await headOf(datasetId);
+
+    await addMedia(datasetId, [photo('person.jpg')]);
+    const between = await headOf(datasetId);
+    await addMedia(datasetId, [photo('kite.jpg')]);
+    const head = await headOf(datasetId);
+    // The head between the two batches was no snapshot: it goes; the creation snapshot's version stays.
+    await waitFor(async () => (!(await versionExists(between)) ? true : undefined), 10_000, 'intermediate version swept');
+    expect(await versionsOf(datasetId)).toEqual([creationVersion, head]);
+
+    const manual = (await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/snapshot`, { name: 'four' })).body;
+    const creation = (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/snapshot`)).body.find((s: { reason: string }) => s.reason === 'creation');
+    expect((await server.api(owner.token, 'DELETE', `/api/v1/dataset/${datasetId}/snapshot/${creation.snapshot_id}`)).status).toBe(200);
+    await waitFor(async () => (!(await versionExists(creationVersion)) ? true : undefined), 10_000, 'deleted snapshot purged');
+    expect(await versionsOf(datasetId)).toEqual([head]);
+
+    expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/snapshot/${manual.snapshot_id}/clone`)).status).toBe(202);
+    const clone = (await server.api(owner.token, 'GET', '/api/v1/datasets')).body.find((d: { source_dataset_id: string | null }) => d.source_dataset_id === datasetId);
+    await waitStatus(clone.id, ['READY']);
+    expect(await headOf(clone.id)).toBe(head);
+
+    expect((await server.api(owner.token, 'DELETE', `/api/v1/dataset/${datasetId}`)).status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await versionExists(head)).toBe(true);
+    const explore = await server.api(owner.token, 'GET', `/api/v1/explore/${clone.id}?threshold=0`);
+    expect(explore.body.clusters.flatMap((c: { previews: Array<{ file_name: string }> }) => c.previews.map((p) => p.file_name)).sort()).toEqual([
+      'dog.jpg',
+      'horses.jpg',
+      'kite.jpg',
+      'person.jpg',
+    ]);
+    const blobs = server.loupe.container.blobs;
+    expect(await blobs.stat(sha(photo('kite.jpg').bytes))).not.toBeNull();
+    const original = await fetch(`${server.url}/api/v1/dataset/${clone.id}/media/${explore.body.clusters[0].previews[0].media_id}/original`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    expect(original.status).toBe(200);
+
+    // Once the clone goes too, nothing holds the version, its media or their blobs.
+    expect((await server.api(owner.token, 'DELETE', `/api/v1/dataset/${clone.id}`)).status).toBe(204);
+    await waitFor(async () => (!(await versionExists(head)) ? true : undefined), 10_000, 'shared version swept');
+    await waitFor(async () => ((await blobs.stat(sha(photo('kite.jpg').bytes))) === null ? true : undefined), 10_000, 'blob reclaimed');
+  });
+});
