@@ -3,6 +3,9 @@ import { addMedia } from './add-media.js';
 import { indexGraph } from './index-graph.js';
 import { indexQuality } from './index-quality.js';
 import { ingestion } from './ingestion.js';
+import { notifications } from './notifications.js';
+import { snapshots } from './snapshots.js';
+import { exportsBench } from './exports.js';
 import { taskList } from './task-list.js';
 
 /**
@@ -11,7 +14,9 @@ import { taskList } from './task-list.js';
  * BENCH_INGEST_IMAGES for ingestion: image counts, comma-separated (default 500,2000; one number also works).
  * BENCH_INDEX_SIZES for index-graph: item counts, comma-separated (default 10000,100000,1000000).
  * BENCH_ADD_MEDIA_IMAGES for add-media: JPEGs per source (default 500); BENCH_REINDEX_ITEMS for its reindex at scale:
- * seeded media (default 10000).
+ * seeded media (default 10000). BENCH_SNAPSHOT_SIZES for snapshots: media counts (default 1000,100000,1000000).
+ * BENCH_STREAMS for notifications: concurrent streams (default 5000).
+ * BENCH_EXPORT_ITEMS, BENCH_EXPORT_BIG_ITEMS, BENCH_EXPORT_IMAGES for exports (defaults 10000, 1000000, 2000).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -19,6 +24,9 @@ const ENTRIES: Record<string, BenchEntry> = {
   'index-graph': indexGraph,
   'index-quality': indexQuality,
   'add-media': addMedia,
+  snapshots,
+  notifications,
+  exports: exportsBench,
 };
 
 function print(report: BenchReport): void {

@@ -21,8 +21,14 @@ import { addMediaRoutes } from './modules/add-media/add-media.routes.js';
 import { type MetricsSource, registerMetrics } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { snapshotsRoutes } from './modules/snapshots/snapshots.routes.js';
+import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { Snapshot } from './modules/snapshots/snapshots.schemas.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
+import { viewsRoutes } from './modules/views/views.routes.js';
+import { SavedView } from './modules/views/views.schemas.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { notificationStreamRoutes } from './modules/notifications/notification-stream.routes.js';
+import { Notification } from './modules/notifications/notifications.schemas.js';
 import { Task } from './modules/tasks/tasks.schemas.js';
 
 export interface AppDeps {
@@ -75,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
 
-  for (const schema of [ErrorBody, Dataset, Task, AccessEntry, Snapshot]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Dataset, Task, AccessEntry, Snapshot, SavedView, Notification]) app.addSchema(schema);
   registerAuthentication(app, deps.services.auth);
 
   const { auth, datasets, access, tasks, ingestion, media } = deps.services;
@@ -89,6 +95,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   mediaRoutes(app, { media, auth, publicUrl: deps.publicUrl });
   addMediaRoutes(app, { addMedia: deps.services.addMedia, processRoutes: deps.processRoutes ?? false });
   snapshotsRoutes(app, { snapshots: deps.services.snapshots });
-  exploreRoutes(app, { explore: deps.services.explore, media, publicUrl: deps.publicUrl, maxFileBytes: deps.services.ingestion.limits.maxFileBytes });
+  exportsRoutes(app, { exports: deps.services.exports, auth, publicUrl: deps.publicUrl });
+  viewsRoutes(app, { views: deps.services.views });
+  notificationsRoutes(app, { notifications: deps.services.notifications });
+  notificationStreamRoutes(app, { notifications: deps.services.notifications });
+  exploreRoutes(app, { explore: deps.services.explore, views: deps.services.views, media, publicUrl: deps.publicUrl, maxFileBytes: deps.services.ingestion.limits.maxFileBytes });
   return app;
 }

@@ -25,6 +25,9 @@ export interface Config {
   versionGcGraceSeconds: number;
   /** Soft-deleted snapshots keep their data this long before the sweep purges them. */
   snapshotPurgeAfterSeconds: number;
+  /** How often the worker looks for media batches whose alerts were not evaluated (their NOTIFY missed). */
+  alertSweepSeconds: number;
+  export: { maxItems: number; ttlSeconds: number; linkSeconds: number };
   /** Side of the square input the image embedder runs at (a multiple of 32). */
   embeddingInputSize: number;
   /** Native threads for building the neighbour graph. */
@@ -143,6 +146,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     snapshotsEnabled: flag('SNAPSHOTS_ENABLED', true),
     versionGcGraceSeconds: integer('VERSION_GC_GRACE_SECONDS', 600, 0, 31_536_000),
     snapshotPurgeAfterSeconds: integer('SNAPSHOT_PURGE_AFTER_SECONDS', 30 * 86_400, 0, 10 * 31_536_000),
+    alertSweepSeconds: integer('ALERT_SWEEP_INTERVAL_SECONDS', 30, 1, 86_400),
+    export: {
+      maxItems: integer('EXPORT_MAX_ITEMS', 1_000_000, 1, 1_000_000_000),
+      ttlSeconds: integer('EXPORT_TTL_SECONDS', 7 * 86_400, 0, 31_536_000),
+      linkSeconds: integer('EXPORT_LINK_SECONDS', 3600, 60, 7 * 86_400),
+    },
     embeddingInputSize: integer('EMBEDDING_INPUT_SIZE', 256, 64, 1024),
     indexThreads: integer('INDEX_THREADS', 2, 1, 64),
     addMedia: { enabled: flag('ADD_MEDIA_ENABLED', true), localRoots: roots('LOCAL_MEDIA_ROOTS') },

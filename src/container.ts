@@ -32,12 +32,22 @@ import { VersionsRepo } from './modules/versions/versions.repo.js';
 import { VersionGcRepo } from './modules/versions/version-gc.repo.js';
 import { SnapshotsRepo } from './modules/snapshots/snapshots.repo.js';
 import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
+import { ExportsRepo } from './modules/exports/exports.repo.js';
+import { ExportsService } from './modules/exports/exports.service.js';
 import { IndexingRepo } from './modules/indexing/indexing.repo.js';
 import { ExploreRepo } from './modules/explore/explore.repo.js';
 import { AddMediaRepo } from './modules/add-media/add-media.repo.js';
 import { AddMediaService } from './modules/add-media/add-media.service.js';
 import { S3MediaProbe } from './modules/add-media/remote-media.js';
 import { ExploreService } from './modules/explore/explore.service.js';
+import { ViewsRepo } from './modules/views/views.repo.js';
+import { ViewsService } from './modules/views/views.service.js';
+import { NotificationsRepo } from './modules/notifications/notifications.repo.js';
+import { NotificationsService } from './modules/notifications/notifications.service.js';
+import { NotificationStreams } from './modules/notifications/notification-streams.js';
+import { AlertsRepo } from './modules/notifications/alerts.repo.js';
+import { AlertsService } from './modules/notifications/alerts.service.js';
+import { AlertConsumer } from './jobs/alert-consumer.js';
 import { VectorIndexCache } from './modules/explore/vector-index-cache.js';
 import { loadWordVectorEmbedder } from './adapters/models/text-embedder.js';
 import { centerNetIdentity } from './adapters/models/centernet-identity.js';
@@ -53,15 +63,22 @@ export interface Services {
   explore: ExploreService;
   addMedia: AddMediaService;
   snapshots: SnapshotsService;
+  views: ViewsService;
+  notifications: NotificationsService;
+  exports: ExportsService;
 }
 
 export interface Container {
   config: Config;
   database: DatabaseHandle;
   blobs: BlobStore;
-  repos: { tasks: TasksRepo; media: MediaRepo; blobGc: BlobGcRepo; versionGc: VersionGcRepo };
+  repos: { tasks: TasksRepo; media: MediaRepo; blobGc: BlobGcRepo; versionGc: VersionGcRepo; exports: ExportsRepo };
   services: Services;
   jobDeps: JobDeps;
+  /** Alert evaluation; server.ts starts it in the worker role. */
+  alerts: AlertConsumer;
+  /** This process's notification streams (API role). */
+  notificationStreams: NotificationStreams;
   checkDatabase: () => Promise<void>;
   close(): Promise<void>;
 }
@@ -95,7 +112,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const tasks = new TasksService(tasksRepo, new TaskListRepo(db, database.pool), datasets);
   const blobGc = new BlobGcRepo(db);
   const ingestion = new IngestionService(db, ingestionRepo, datasets, tasksRepo, blobs, blobGc, config.upload);
-  const media = new MediaService(mediaRepo, datasets, blobs, new UrlSigner(serverKey));
+  const signer = new UrlSigner(serverKey);
+  const media = new MediaService(mediaRepo, datasets, blobs, signer);
   const images = new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
   const addMediaRepo = new AddMediaRepo(db, tasksRepo);
@@ -107,8 +125,17 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   });
   const snapshotsRepo = new SnapshotsRepo(db);
   const snapshots = new SnapshotsService(db, snapshotsRepo, datasets, datasetsRepo, tasksRepo);
+  const viewsRepo = new ViewsRepo(db);
+  const views = new ViewsService(viewsRepo, datasets, explore);
+  const notificationsRepo = new NotificationsRepo(db);
+  const notificationStreams = new NotificationStreams(notificationsRepo, log);
+  const notifications = new NotificationsService(notificationsRepo, notificationStreams);
+  const alerts = new AlertConsumer(new AlertsService(db, new AlertsRepo(db), notificationsRepo, explore, log), log);
+  const exportsRepo = new ExportsRepo(db);
+  const exports = new ExportsService(db, exportsRepo, datasets, datasetsRepo, tasksRepo, blobs, signer, config.export);
   const jobDeps: JobDeps = {
     snapshots: snapshotsRepo,
+    views: viewsRepo,
     addMedia: addMediaRepo,
     db,
     blobs,
@@ -131,8 +158,15 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     },
   };
 
-  const events = new PgEvents(database.connection, log, () => auth.forgetKey());
+  // After a reconnect, what was announced meanwhile is lost: drop caches, read notifications and batches again.
+  const events = new PgEvents(database.connection, log, () => {
+    auth.forgetKey();
+    notificationStreams.announce();
+    alerts.poke();
+  });
   events.on(CHANNELS.apiKeyRevoked, (apiKey) => auth.forgetKey(apiKey));
+  if (config.role !== 'api') events.on(CHANNELS.mediaBatchProcessed, () => alerts.poke());
+  if (config.role !== 'worker') events.on(CHANNELS.notificationCreated, () => notificationStreams.announce());
   try {
     await events.start();
   } catch (err) {
@@ -144,13 +178,17 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     config,
     database,
     blobs,
-    repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db) },
-    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots },
+    repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db), exports: exportsRepo },
+    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications },
     jobDeps,
+    alerts,
+    notificationStreams,
     checkDatabase: async () => {
       await sql`select 1`.execute(db);
     },
     close: async () => {
+      notificationStreams.closeAll();
+      await alerts.stop();
       await events.close();
       await images.close();
       await database.close();

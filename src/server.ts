@@ -5,6 +5,8 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Container, createContainer } from './container.js';
 import { startBlobGc } from './jobs/blob-gc.js';
+import { runExport } from './jobs/export.job.js';
+import { EXPORT_JOB } from './modules/exports/exports.repo.js';
 import { productionJobs, startableTaskTypes } from './jobs/index.js';
 import { type JobDefinition, checkRegistry } from './jobs/registry.js';
 import { type Worker, startWorker } from './jobs/worker.js';
@@ -62,6 +64,7 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
   const close = async () => {
     await app?.close();
     stopBlobGc();
+    await container.alerts.stop();
     await worker?.stop();
     await container.close();
   };
@@ -76,6 +79,14 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
         log,
         concurrency: config.workerConcurrency,
         exclusive: config.databaseUrl === null,
+        extraJobs: {
+          [EXPORT_JOB]: (payload, signal) =>
+            runExport(
+              { db: container.database.db, blobs: container.blobs, exports: container.repos.exports, log, ttlSeconds: config.export.ttlSeconds },
+              (payload as { exportId: string }).exportId,
+              signal,
+            ),
+        },
         ...options.workerTimings,
       });
       stopBlobGc = startBlobGc({
@@ -88,8 +99,10 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
           graceSeconds: config.versionGcGraceSeconds,
           purgeDeletedAfterSeconds: config.snapshotPurgeAfterSeconds,
         },
+        exports: container.repos.exports,
         intervalMs: options.workerTimings?.blobGcIntervalMs ?? 60_000,
       });
+      container.alerts.start(config.alertSweepSeconds * 1000);
     }
     if (config.role !== 'worker') {
       app = await buildApp({

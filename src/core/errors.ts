@@ -74,6 +74,21 @@ export const errors = {
   snapshotBeingRestored: () => new AppError(409, 'The snapshot is being restored and cannot be deleted now'),
   noDataToSnapshot: () => new AppError(409, 'Dataset has no indexed data to snapshot yet'),
 
+  exportNotFound: () => new AppError(404, 'Export not found (finished exports expire)'),
+  exportNotReady: (status: string) => new AppError(409, `Export needs the dataset READY; it is ${status}`),
+  emptySelection: () => new AppError(422, 'media_selection must select at least one media item or cluster'),
+  unknownMediaIds: (ids: string[]) => new AppError(422, `Unknown media_ids in this dataset: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? `, … (${ids.length} in all)` : ''}`),
+  unknownClusterIds: (ids: string[]) => new AppError(422, `Unknown cluster_id in this dataset: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? `, … (${ids.length} in all)` : ''}`),
+  exportGone: () => new AppError(410, 'The export archive has expired or was removed'),
+  downloadLinkInvalid: () => new AppError(401, 'Invalid or expired download link'),
+
+  viewNotFound: () => new AppError(404, 'Saved view not found'),
+  viewForbidden: () => new AppError(403, 'Only the creator of a saved view or an editor of its dataset may change or delete it'),
+  viewUploadAnchor: () =>
+    new AppError(422, 'A saved view cannot keep an uploaded anchor (anchor_type UPLOAD lasts one day); use anchor_type MEDIA with a media of the dataset'),
+  notifyNotEntitled: (email: string) => new AppError(422, `notify_emails: ${email} is not a user with access to this dataset`),
+  notificationNotFound: () => new AppError(404, 'Notification not found or already read'),
+
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),
 } as const;

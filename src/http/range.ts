@@ -1,3 +1,7 @@
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errors } from '../core/errors.js';
+
 /** One `bytes=` range of a `Range` header, resolved against the size; null when absent, 'invalid' when unsatisfiable. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'invalid' {
   if (!header) return null;
@@ -17,4 +21,26 @@ export function parseRange(header: string | undefined, size: number): { start: n
   }
   if (start > end || start >= size) return 'invalid';
   return { start, end };
+}
+
+/**
+ * Answers with the whole body (200) or the one range the request asks for (206), setting the length and
+ * range headers; an unsatisfiable range is a 416.
+ */
+export async function sendRanged(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  size: number,
+  open: (range?: { start: number; end: number }) => Promise<Readable>,
+): Promise<FastifyReply> {
+  const range = parseRange(request.headers.range, size);
+  if (range === 'invalid') {
+    reply.header('content-range', `bytes */${size}`);
+    throw errors.rangeNotSatisfiable();
+  }
+  if (range) {
+    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`).header('content-length', range.end - range.start + 1);
+    return reply.send(await open(range));
+  }
+  return reply.header('content-length', size).send(await open());
 }

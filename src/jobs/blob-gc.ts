@@ -11,18 +11,22 @@ export interface BlobGcOptions {
   graceSeconds: number;
   /** Unreferenced versions (and the media only they held) are swept first, queueing their blobs. */
   versions: { repo: VersionGcRepo; graceSeconds: number; purgeDeletedAfterSeconds: number };
+  /** Expired exports are deleted first, their archives queued. */
+  exports: { expire(now: Date): Promise<number> };
   intervalMs: number;
 }
 
 const BATCH = 500;
 
-/** The garbage sweep: unreferenced versions, then queued blobs nothing references; returns a stop function. */
+/** The garbage sweep: expired exports, unreferenced versions, then queued blobs nothing references; returns a stop function. */
 export function startBlobGc(options: BlobGcOptions): () => void {
   let running = false;
   const sweep = async () => {
     if (running) return;
     running = true;
     try {
+      const expired = await options.exports.expire(new Date());
+      if (expired > 0) options.log.info({ expired }, 'expired exports removed');
       await sweepVersions(options);
       for (;;) {
         const hashes = await options.queue.takeUnreferenced(new Date(Date.now() - options.graceSeconds * 1000), BATCH);

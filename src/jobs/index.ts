@@ -3,10 +3,10 @@ import { datasetCreationJob } from './dataset-creation.job.js';
 import { type MediaAdditionDeps, mediaAdditionJob } from './media-addition.job.js';
 import type { JobDefinition } from './registry.js';
 import { reindexJob } from './reindex.job.js';
-import { snapshotCloneJob } from './snapshot-clone.job.js';
+import { type SnapshotCloneDeps, snapshotCloneJob } from './snapshot-clone.job.js';
 import { snapshotRestoreJob } from './snapshot-restore.job.js';
 
-export type JobDeps = MediaAdditionDeps;
+export type JobDeps = MediaAdditionDeps & SnapshotCloneDeps;
 
 /** Handlers of the task types this build runs; each capability adds its own entry here. */
 export function productionJobs(deps: JobDeps): JobDefinition[] {

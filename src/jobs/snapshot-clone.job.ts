@@ -1,16 +1,20 @@
 import type { EmbeddingConfig } from '../adapters/db/schema.js';
 import type { IndexingRepo } from '../modules/indexing/indexing.repo.js';
+import type { ViewsRepo } from '../modules/views/views.repo.js';
 import type { SnapshotJobDeps } from './snapshot-restore.job.js';
 import type { JobDefinition } from './registry.js';
 
 export interface SnapshotCloneDeps extends SnapshotJobDeps {
   indexing: IndexingRepo;
+  views: Pick<ViewsRepo, 'copyAll'>;
 }
 
 /**
  * SNAPSHOT_CLONE, on the new dataset: its head becomes the snapshot's sealed version (shared, never
- * copied: a later change on either side forks its own), with the source's embedding config, and a first
- * snapshot with reason `clone`; all in the commit transaction, so a crash leaves the clone empty or whole.
+ * copied: a later change on either side forks its own), with the source's embedding config, a first
+ * snapshot with reason `clone`, and the source's saved views (views belong to a dataset, not to a
+ * version: the clone gets the source's views as they are now); all in the commit transaction, so a crash
+ * leaves the clone empty or whole.
  */
 export function snapshotCloneJob(deps: SnapshotCloneDeps): JobDefinition {
   return {
@@ -26,6 +30,7 @@ export function snapshotCloneJob(deps: SnapshotCloneDeps): JobDefinition {
         const embedding = ctx.config.embedding_config as EmbeddingConfig | null;
         if (embedding) await deps.indexing.setEmbeddingConfig(trx, ctx.datasetId, embedding);
         await deps.snapshots.record(trx, { datasetId: ctx.datasetId, createdBy: ctx.createdBy, reason: 'clone' });
+        await deps.views.copyAll(trx, String(ctx.config.source_dataset_id), ctx.datasetId, ctx.createdBy);
       }, 'Snapshot cloned into this dataset');
     },
   };

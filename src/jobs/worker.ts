@@ -23,6 +23,8 @@ export interface WorkerOptions {
   staleAfterSeconds?: number;
   recoveryIntervalMs?: number;
   abortPollMs?: number;
+  /** Queue jobs that are not Task Manager tasks (exports), by job name: each gets the payload and a signal that fires on shutdown. */
+  extraJobs?: Record<string, (payload: unknown, signal: AbortSignal) => Promise<void>>;
 }
 
 export interface Worker {
@@ -54,6 +56,17 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     taskList[type] = async (payload, helpers) => {
       const { taskId } = payload as { taskId: string };
       await runTask(deps, def.handler, taskId, helpers.job.locked_by);
+    };
+  }
+  for (const [name, handler] of Object.entries(options.extraJobs ?? {})) {
+    taskList[name] = async (payload) => {
+      const controller = new AbortController();
+      running.add(controller);
+      try {
+        await handler(payload, controller.signal);
+      } finally {
+        running.delete(controller);
+      }
     };
   }
   const runner: Runner = await run({

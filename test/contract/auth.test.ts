@@ -66,6 +66,16 @@ describe('public routes', () => {
       'GET /api/v1/dataset/{dataset_id}/media/{media_id}/duplicates',
       'GET /api/v1/dataset/{dataset_id}/media/{media_id}',
       'GET /api/v1/dataset/{dataset_id}/media/{media_id}/{variant}',
+      'GET /api/v1/dataset/{dataset_id}/snapshot',
+      'POST /api/v1/dataset/{dataset_id}/snapshot',
+      'PATCH /api/v1/dataset/{dataset_id}/snapshot/{snapshot_id}',
+      'DELETE /api/v1/dataset/{dataset_id}/snapshot/{snapshot_id}',
+      'POST /api/v1/dataset/{dataset_id}/snapshot/{snapshot_id}/restore',
+      'POST /api/v1/dataset/{dataset_id}/snapshot/{snapshot_id}/clone',
+      'GET /api/v1/dataset/{dataset_id}/export_context_async',
+      'POST /api/v1/dataset/{dataset_id}/export_entities_async',
+      'GET /api/v1/dataset/{dataset_id}/export_status',
+      'GET /api/v1/exports/{export_id}/download',
     ]) {
       expect(documented).toContain(expected);
     }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
-import { createDataset, form, generatedJpegs, photo } from '../support/ingest.js';
+import { createDataset, form, generatedJpegs, photo, waitForDataset } from '../support/ingest.js';
 import { hasStatus, newDataset, waitForTask } from '../support/tasks.js';
 
 let server: TestServer;
@@ -10,11 +10,7 @@ let datasetId: string;
 
 const snapshots = async (id = datasetId) => (await server.api(owner.token, 'GET', `/api/v1/dataset/${id}/snapshot`)).body as any[];
 const dataset = async (id = datasetId) => (await server.api(owner.token, 'GET', `/api/v1/dataset/${id}`)).body;
-const waitStatus = (statuses: string[], id = datasetId) =>
-  waitFor(async () => {
-    const d = await dataset(id);
-    return statuses.includes(d.status_new) ? d : undefined;
-  }, 60_000, statuses.join(' or '));
+const waitStatus = (statuses: string[], id = datasetId) => waitForDataset(server, owner, id, statuses);
 const latestTask = async (type: string, id = datasetId) => (await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${id}&task_type=${type}`)).body.tasks[0];
 const createSnapshot = (body?: unknown) => server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/snapshot`, body);
 const restore = (snapshotId: string) => server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/snapshot/${snapshotId}/restore`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
-import { createDataset, form, photo } from '../support/ingest.js';
+import { createDataset, form, photo, waitForDataset } from '../support/ingest.js';
 import { hasStatus, waitForTask } from '../support/tasks.js';
 
 let server: TestServer;
@@ -14,11 +14,7 @@ let otherDatasetId: string;
 const NAME = 'snapshot-lifecycle';
 const snapshots = async (id = datasetId, user = owner) => (await server.api(user.token, 'GET', `/api/v1/dataset/${id}/snapshot`)).body as any[];
 const dataset = async (id = datasetId, user = owner) => (await server.api(user.token, 'GET', `/api/v1/dataset/${id}`)).body;
-const waitStatus = (id: string, statuses: string[], user = owner) =>
-  waitFor(async () => {
-    const d = await dataset(id, user);
-    return statuses.includes(d.status_new) ? d : undefined;
-  }, 60_000, statuses.join(' or '));
+const waitStatus = (id: string, statuses: string[], user = owner) => waitForDataset(server, user, id, statuses);
 const fileNames = async (id: string, user = owner) => {
   const res = await server.api(user.token, 'GET', `/api/v1/explore/${id}?threshold=0&previews_limit=1000`);
   return res.body.clusters.flatMap((c: { previews: Array<{ file_name: string }> }) => c.previews.map((p) => p.file_name)).sort();

@@ -1,18 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
-import { createDataset, form, photo } from '../support/ingest.js';
+import { createDataset, form, photo, waitForDataset } from '../support/ingest.js';
 import { createHash } from 'node:crypto';
 
 let server: TestServer;
 let owner: TestUser;
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const waitStatus = (id: string, statuses: string[]) =>
-  waitFor(async () => {
-    const d = (await server.api(owner.token, 'GET', `/api/v1/dataset/${id}`)).body;
-    return statuses.includes(d.status_new) ? d : undefined;
-  }, 60_000, statuses.join(' or '));
+const waitStatus = (id: string, statuses: string[]) => waitForDataset(server, owner, id, statuses);
 const versionsOf = async (id: string) => {
   const { rows } = await sql<{ id: string }>`select id from versions where dataset_id = ${id}::uuid order by created_at`.execute(server.loupe.container.database.db);
   return rows.map((r) => r.id);

@@ -6,6 +6,9 @@ import * as m0004 from './migrations/0004-indexing.js';
 import * as m0005 from './migrations/0005-media-batches.js';
 import * as m0006 from './migrations/0006-task-attempts.js';
 import * as m0007 from './migrations/0007-snapshots.js';
+import * as m0008 from './migrations/0008-version-media-indexes.js';
+import * as m0009 from './migrations/0009-exports.js';
+import * as m0010 from './migrations/0010-views-notifications.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +19,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-media-batches': m0005,
   '0006-task-attempts': m0006,
   '0007-snapshots': m0007,
+  '0008-version-media-indexes': m0008,
+  '0009-exports': m0009,
+  '0010-views-notifications': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

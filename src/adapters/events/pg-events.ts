@@ -66,4 +66,6 @@ export const CHANNELS = {
   apiKeyRevoked: 'loupe_api_key_revoked',
   /** Payload: JSON {dataset_id, batch_id, trans_id, media_count}; the row in media_batches is the durable copy. */
   mediaBatchProcessed: 'loupe_media_batch_processed',
+  /** Payload: JSON {seq}, the highest notification sequence number the sending transaction committed. */
+  notificationCreated: 'loupe_notification_created',
 } as const;

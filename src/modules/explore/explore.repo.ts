@@ -43,6 +43,15 @@ export interface ExploreRow {
   relevance: number | null;
 }
 
+/** What a query matches: media (images and video frames), by kind, and the clusters they fall in. */
+export interface MatchCounts {
+  n_media: number;
+  n_images: number;
+  n_video_frames: number;
+  n_videos: number;
+  n_clusters: number;
+}
+
 const ISSUE_SQL: Record<IssueType, RawBuilder<boolean>> = {
   blur: sql<boolean>`'blurry' = any(m.quality_flags)`,
   dark: sql<boolean>`'dark' = any(m.quality_flags)`,
@@ -110,6 +119,21 @@ export class ExploreRepo {
     const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from version_media vm join media m on m.id = vm.media_id ${candidates}
       where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
     return Number(row.rows[0]?.n ?? 0);
+  }
+
+  /** How many media (and of which kind, in how many clusters at `level`) Explore would list for these filters. */
+  async count(q: Pick<ExplorePageQuery, 'versionId' | 'level' | 'filters' | 'candidates'>): Promise<MatchCounts> {
+    const cluster = sql.ref(`vm.cluster_l${q.level}`);
+    const candidates = q.candidates
+      ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
+      : sql``;
+    const { rows } = await sql<MatchCounts>`
+      select count(*)::int as n_media, count(*) filter (where m.media_type = 'IMAGE')::int as n_images,
+        count(*) filter (where m.media_type = 'VIDEO_FRAME')::int as n_video_frames, count(distinct m.parent_media_id)::int as n_videos,
+        count(distinct ${cluster})::int as n_clusters
+      from version_media vm join media m on m.id = vm.media_id ${candidates}
+      where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
+    return rows[0]!;
   }
 
   /** The AND of every filter except those resolved to candidates beforehand (semantic text). */

@@ -16,8 +16,12 @@ import { presentClusters } from './explore.presenter.js';
 import { CLUSTERS_PER_PAGE } from './explore.repo.js';
 import { DuplicatesResponse, ExploreParams, ExploreQuerySchema, ExploreResponse, SimilarityAnchor } from './explore.schemas.js';
 import type { ExploreService } from './explore.service.js';
+import type { ViewsService } from '../views/views.service.js';
 
-export function exploreRoutes(app: FastifyInstance, deps: { explore: ExploreService; media: MediaService; publicUrl: string | null; maxFileBytes: number }): void {
+export function exploreRoutes(
+  app: FastifyInstance,
+  deps: { explore: ExploreService; views: Pick<ViewsService, 'selection'>; media: MediaService; publicUrl: string | null; maxFileBytes: number },
+): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { explore } = deps;
   const linker = mediaLinker(deps.media, deps.publicUrl);
@@ -35,7 +39,8 @@ export function exploreRoutes(app: FastifyInstance, deps: { explore: ExploreServ
     },
     async (request) => {
       const { dataset_id } = request.params;
-      const query = request.query;
+      const { view_id, page_number, previews_limit } = request.query;
+      const query = view_id ? { ...(await deps.views.selection(principalOf(request), dataset_id, view_id)), page_number, previews_limit } : request.query;
       const result = await explore.explore(principalOf(request), dataset_id, query);
       return {
         clusters: presentClusters(result.rows, query.entity_type, result.relevanceType, linker(request, dataset_id)),

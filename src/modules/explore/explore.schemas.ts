@@ -23,6 +23,7 @@ export const ExploreQuerySchema = Type.Object({
   textual_similarity_threshold: Type.Optional(Type.String()),
   labels: Type.Optional(Type.String({ description: 'Comma-separated; media with any of them' })),
   tags: Type.Optional(Type.String({ description: 'Comma-separated; media with any of them' })),
+  view_id: Type.Optional(Type.String({ format: 'uuid', description: "A saved view of this dataset: its stored query replaces the parameters above except page_number and previews_limit" })),
 });
 
 export const Preview = Type.Object({

@@ -9,7 +9,7 @@ import { type ExploreFilters, type ExploreQuery, parseExploreFilters } from '../
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import { centreOne } from '../indexing/compute-index.js';
-import type { Candidates, ExploreRepo, ExploreRow, ExploreSort } from './explore.repo.js';
+import type { Candidates, ExploreRepo, ExploreRow, ExploreSort, MatchCounts } from './explore.repo.js';
 import type { VectorIndexCache } from './vector-index-cache.js';
 
 /** Image similarity returns this many nearest media at most. */
@@ -23,14 +23,18 @@ export interface ImageEmbedding {
   embed(filePath: string, format: string, crop?: CropBox, signal?: AbortSignal): Promise<MediaEmbedding>;
 }
 
-export interface ExploreRequest extends ExploreQuery {
+/** What Explore lists, without the paging: a saved view stores exactly this. */
+export interface ExploreSelection extends ExploreQuery {
   threshold: number;
   entity_type: 'IMAGES' | 'OBJECTS';
-  page_number: number;
-  previews_limit: number;
   anchor_media_id?: string;
   anchor_type?: 'MEDIA' | 'UPLOAD';
   sort_by?: ExploreSort;
+}
+
+export interface ExploreRequest extends ExploreSelection {
+  page_number: number;
+  previews_limit: number;
 }
 
 export interface ExploreResult {
@@ -58,6 +62,29 @@ export class ExploreService {
     // Objects exist once enrichment detects them; until then an OBJECTS page is empty.
     if (query.entity_type === 'OBJECTS') return { rows: [], totalClusters: 0, relevanceType: null };
 
+    const { candidates, relevanceType } = await this.candidates(datasetId, versionId, query, filters);
+    const sort = query.sort_by ?? (candidates ? 'relevance' : 'size');
+    const page = await this.repo.page({ versionId, level: query.threshold, page: query.page_number, previewsLimit: query.previews_limit, filters, candidates, sort });
+    return { ...page, relevanceType };
+  }
+
+  /**
+   * What `query` matches on a version, counted (no access check: callers have done it, or are the worker);
+   * `within` keeps only those media, e.g. a batch's new media for an alert.
+   */
+  async count(datasetId: string, versionId: string, query: ExploreSelection, within?: string[]): Promise<MatchCounts> {
+    const filters = parseExploreFilters(query);
+    if (query.anchor_type && !query.anchor_media_id) throw errors.validation('anchor_type needs anchor_media_id');
+    const none = { n_media: 0, n_images: 0, n_video_frames: 0, n_videos: 0, n_clusters: 0 };
+    if (query.entity_type === 'OBJECTS' || within?.length === 0) return none;
+    let { candidates } = await this.candidates(datasetId, versionId, query, filters);
+    if (within) candidates = candidates ? intersect(candidates, { mediaIds: within, scores: [] }) : { mediaIds: within, scores: within.map(() => 0) };
+    if (candidates?.mediaIds.length === 0) return none;
+    return this.repo.count({ versionId, level: query.threshold, filters, candidates });
+  }
+
+  /** Media picked outside SQL: an image anchor's nearest neighbours and semantic text matches, intersected. */
+  private async candidates(datasetId: string, versionId: string, query: ExploreSelection, filters: ExploreFilters) {
     let candidates: Candidates | null = null;
     let relevanceType: ExploreResult['relevanceType'] = null;
     if (query.anchor_media_id) {
@@ -70,9 +97,7 @@ export class ExploreService {
       candidates = candidates ? intersect(candidates, ranked) : ranked;
       relevanceType ??= 'semantic_distance';
     }
-    const sort = query.sort_by ?? (candidates ? 'relevance' : 'size');
-    const page = await this.repo.page({ versionId, level: query.threshold, page: query.page_number, previewsLimit: query.previews_limit, filters, candidates, sort });
-    return { ...page, relevanceType };
+    return { candidates, relevanceType };
   }
 
   /** The media ids in the same duplicate group as `mediaId` (itself excluded). */

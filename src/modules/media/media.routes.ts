@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errors } from '../../core/errors.js';
 import { authenticate, principalOf } from '../../http/authenticate.js';
-import { parseRange } from '../../http/range.js';
+import { sendRanged } from '../../http/range.js';
 import { DatasetIdParams, StringEnum, errorResponses } from '../../http/schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { mediaLinker } from './media-links.js';
@@ -84,17 +83,8 @@ export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; a
       const etag = `"${file.hash}"`;
       reply.header('etag', etag).header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=3600');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
-      const range = parseRange(request.headers.range, file.size);
-      if (range === 'invalid') {
-        reply.header('content-range', `bytes */${file.size}`);
-        throw errors.rangeNotSatisfiable();
-      }
       reply.type(file.contentType);
-      if (range) {
-        reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', range.end - range.start + 1);
-        return reply.send(await media.open(file, range));
-      }
-      return reply.header('content-length', file.size).send(await media.open(file));
+      return sendRanged(request, reply, file.size, (range) => media.open(file, range));
     },
   );
 }

@@ -9,7 +9,7 @@ export interface VersionSweepResult {
 
 /**
  * Reclaims versions nothing references: not a dataset's head, not held by a snapshot (a soft-deleted one
- * holds it until purged), not the working or source version of an active task. Media no version or
+ * holds it until purged), not the working or source version of an active task or a running export. Media no version or
  * upload uses any more go with them, and their blobs to the blob queue.
  */
 export class VersionGcRepo {
@@ -25,6 +25,7 @@ export class VersionGcRepo {
           and not exists (select 1 from snapshots s where s.version_id = v.id)
           and not exists (select 1 from tasks t where t.status in ('INITIALIZING', 'RUNNING')
             and (t.id = v.task_id or t.config ->> 'version_id' = v.id::text))
+          and not exists (select 1 from exports e where e.version_id = v.id and e.status in ('PENDING', 'RUNNING'))
         order by coalesce(v.released_at, v.created_at)
         limit ${options.limit}
         for update skip locked`.execute(trx);

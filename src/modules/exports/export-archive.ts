@@ -1,0 +1,112 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { ZipFile } from 'yazl';
+import type { BlobStore, StoredBlob } from '../../adapters/blobs/blob-store.js';
+import type { Db } from '../../adapters/db/database.js';
+import type { ExportFormat } from '../../core/exports.js';
+import { type ExportItem, type MediaSelection, forEachItemPage, itemsQuery } from './export-items.js';
+import { archivePath, metadataRow } from './metadata/columns.js';
+import { type ExportInfo, metadataWriter } from './metadata/writers.js';
+
+export interface ArchiveRequest {
+  versionId: string;
+  selection: MediaSelection | null;
+  format: ExportFormat;
+  includeImages: boolean;
+  info: Omit<ExportInfo, 'total_media_items'> & { total_media_items: number };
+}
+
+/** Rows read from the database at once. */
+const PAGE = 2_000;
+/** Image entries handed to the ZIP writer ahead of the one it is writing: enough to keep it busy, few enough for flat memory. */
+const AHEAD = 32;
+
+/**
+ * Streams the archive into the blob store while it is written: images (stored, not deflated: JPEG and
+ * video gain nothing) in archive order as the rows stream past, then the metadata file (deflated), built
+ * on disk from the same pass. yazl writes ZIP64 records when an entry or the archive needs them.
+ */
+export async function buildArchive(
+  deps: { db: Db; blobs: BlobStore },
+  request: ArchiveRequest,
+  signal: AbortSignal,
+  progress: (done: number) => Promise<void>,
+): Promise<StoredBlob & { items: number }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-export-'));
+  const zip = new ZipFile();
+  const failed = new Promise<never>((_, reject) => zip.on('error', reject));
+  failed.catch(() => {});
+  zip.on('error', (err: Error) => zip.outputStream.destroy(err));
+  const stored = deps.blobs.put(zip.outputStream, { signal });
+  stored.catch(() => {});
+  const ahead = new Window(AHEAD);
+  try {
+    const writer = metadataWriter(request.format, dir, request.info);
+    let items = 0;
+    await forEachItemPage(deps.db, itemsQuery(request.versionId, request.selection), PAGE, async (rows) => {
+      for (const item of rows) {
+        signal.throwIfAborted();
+        await writer.write(metadataRow(item, request.includeImages), item);
+        if (request.includeImages) await addImage(zip, deps.blobs, item, ahead);
+        items += 1;
+      }
+      await progress(items);
+    });
+    const metadata = await writer.finish();
+    zip.addReadStreamLazy(writer.entryName, { compress: true, mtime: new Date() }, (cb: (err: Error | null, stream?: Readable) => void) =>
+      cb(null, createReadStream(metadata)),
+    );
+    zip.end();
+    const blob = await Promise.race([stored, failed]);
+    return { ...blob, items };
+  } catch (err) {
+    zip.outputStream.destroy(err as Error);
+    throw err;
+  } finally {
+    ahead.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function addImage(zip: ZipFile, blobs: BlobStore, item: ExportItem, ahead: Window): Promise<void> {
+  await ahead.take();
+  zip.addReadStreamLazy(
+    archivePath(item),
+    { compress: false, size: Number(item.file_size), mtime: item.created_at },
+    (cb: (err: Error | null, stream?: Readable) => void) => {
+      ahead.release();
+      blobs.open(item.blob_hash).then((stream) => cb(null, stream), (err: Error) => cb(err));
+    },
+  );
+}
+
+/** At most `size` entries queued and not yet started; take() waits for a free place. */
+class Window {
+  private free: number;
+  private waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async take(): Promise<void> {
+    if (this.free > 0) {
+      this.free -= 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free += 1;
+  }
+
+  close(): void {
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+}

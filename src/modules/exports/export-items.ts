@@ -1,0 +1,96 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../adapters/db/database.js';
+
+/** One exported media item as read from the version: the facts the metadata files and the archive need. */
+export interface ExportItem {
+  media_id: string;
+  media_type: 'IMAGE' | 'VIDEO' | 'VIDEO_FRAME';
+  image_filename: string;
+  file_name: string;
+  blob_hash: string;
+  file_size: number;
+  width: number | null;
+  height: number | null;
+  uniqueness_score: number | null;
+  cluster_l0: string | null;
+  cluster_l1: string | null;
+  cluster_l2: string | null;
+  cluster_l3: string | null;
+  cluster_l4: string | null;
+  duplicate_group: string | null;
+  is_outlier: boolean;
+  quality_flags: string[];
+  blur: number | null;
+  brightness: number | null;
+  captured_at: string | null;
+  video_id: string | null;
+  frame_timestamp: number | null;
+  created_at: Date;
+}
+
+/** `{type, payload}` selections of a selective export (spec 4.3); null exports the whole version. */
+export type MediaSelection = Array<
+  | { type: 'media'; payload: { media_ids: string[] } }
+  | { type: 'cluster'; payload: { cluster_id: string; cluster_filters?: { entity_type?: string }; exclude_media_ids?: string[] } }
+>;
+
+const LEVELS = [0, 1, 2, 3, 4] as const;
+
+/**
+ * The media ids a selection names in the version: the union of its media lists and its clusters (a cluster
+ * id matched at whichever level it belongs to) less each cluster's exclusions; duplicates count once.
+ */
+export function selectedIds(versionId: string, selection: MediaSelection | null): RawBuilder<unknown> {
+  if (selection === null) return sql`select media_id from version_media where version_id = ${versionId}::uuid`;
+  const json = JSON.stringify(selection);
+  const byCluster = LEVELS.map(
+    (level) => sql`select vm.media_id from version_media vm join clusters c on vm.${sql.ref(`cluster_l${level}`)} = c.cluster_id
+      where vm.version_id = ${versionId}::uuid and vm.media_id <> all(c.excluded)`,
+  );
+  return sql`with picked as (select jsonb_array_elements(${json}::jsonb) as e),
+    clusters as (
+      select (e -> 'payload' ->> 'cluster_id')::uuid as cluster_id,
+        coalesce(array(select jsonb_array_elements_text(e -> 'payload' -> 'exclude_media_ids'))::uuid[], '{}') as excluded
+      from picked where e ->> 'type' = 'cluster'),
+    listed as (select jsonb_array_elements_text(e -> 'payload' -> 'media_ids')::uuid as media_id from picked where e ->> 'type' = 'media')
+    select vm.media_id from version_media vm join listed l on l.media_id = vm.media_id where vm.version_id = ${versionId}::uuid
+    union ${sql.join(byCluster, sql` union `)}`;
+}
+
+/**
+ * The rows of an export in archive order (file name, then id), each with an `image_filename` unique in the
+ * archive: the original name with path separators replaced, or, where names collide case-insensitively,
+ * the name with the media id before its extension.
+ */
+export function itemsQuery(versionId: string, selection: MediaSelection | null): RawBuilder<ExportItem> {
+  return sql<ExportItem>`with picked as (${selectedIds(versionId, selection)}),
+    named as (
+      select m.*, vm.uniqueness_score, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4,
+        vm.duplicate_group, vm.is_outlier, regexp_replace(m.file_name, '[/\\\\#:]+', '_', 'g') as safe_name
+      from picked p join media m on m.id = p.media_id
+      join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id)
+    select id as media_id, media_type,
+      case when count(*) over (partition by lower(safe_name)) = 1 then safe_name
+        else regexp_replace(safe_name, '(\\.[^.]*)?$', '') || '_' || id || coalesce(substring(safe_name from '\\.[^.]*$'), '') end as image_filename,
+      file_name, blob_hash, size as file_size, width, height, uniqueness_score, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
+      duplicate_group, is_outlier, quality_flags, blur, brightness, exif ->> 'captured_at' as captured_at,
+      parent_media_id as video_id, frame_timestamp, created_at
+    from named order by image_filename, id`;
+}
+
+/**
+ * Streams the rows through a server-side cursor in one read-only transaction: memory stays one page
+ * whatever the size, and the version (never written once it is a head) reads the same throughout.
+ */
+export async function forEachItemPage(db: Db, query: RawBuilder<ExportItem>, pageSize: number, onPage: (rows: ExportItem[]) => Promise<void>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`set transaction read only`.execute(trx);
+    await sql`declare export_items no scroll cursor for ${query}`.execute(trx);
+    for (;;) {
+      const { rows } = await sql<ExportItem>`fetch forward ${sql.raw(String(pageSize))} from export_items`.execute(trx);
+      if (rows.length > 0) await onPage(rows);
+      if (rows.length < pageSize) break;
+    }
+    await sql`close export_items`.execute(trx);
+  });
+}

@@ -1,0 +1,99 @@
+import type { ExportItem } from '../export-items.js';
+
+/** One metadata row, the same columns in every format (spec 2.4: at least uniqueness_score and image_filename). */
+export interface MetadataRow {
+  media_id: string;
+  media_type: string;
+  image_filename: string;
+  file_name: string;
+  file_path: string | null;
+  media_uri: string | null;
+  file_size: number;
+  width: number | null;
+  height: number | null;
+  uniqueness_score: number | null;
+  cluster_id: string | null;
+  cluster_id_l1: string | null;
+  cluster_id_l2: string | null;
+  cluster_id_l3: string | null;
+  cluster_id_l4: string | null;
+  duplicate_group_id: string | null;
+  is_outlier: boolean;
+  is_blurry: boolean;
+  is_dark: boolean;
+  is_bright: boolean;
+  quality_flags: string[];
+  blur_score: number | null;
+  brightness: number | null;
+  captured_at: string | null;
+  video_id: string | null;
+  frame_timestamp: number | null;
+}
+
+/** Parquet (DuckDB) types of the columns, in order; the other formats follow the same order. */
+export const COLUMN_TYPES: Record<keyof MetadataRow, string> = {
+  media_id: 'VARCHAR',
+  media_type: 'VARCHAR',
+  image_filename: 'VARCHAR',
+  file_name: 'VARCHAR',
+  file_path: 'VARCHAR',
+  media_uri: 'VARCHAR',
+  file_size: 'BIGINT',
+  width: 'INTEGER',
+  height: 'INTEGER',
+  uniqueness_score: 'DOUBLE',
+  cluster_id: 'VARCHAR',
+  cluster_id_l1: 'VARCHAR',
+  cluster_id_l2: 'VARCHAR',
+  cluster_id_l3: 'VARCHAR',
+  cluster_id_l4: 'VARCHAR',
+  duplicate_group_id: 'VARCHAR',
+  is_outlier: 'BOOLEAN',
+  is_blurry: 'BOOLEAN',
+  is_dark: 'BOOLEAN',
+  is_bright: 'BOOLEAN',
+  quality_flags: 'VARCHAR[]',
+  blur_score: 'DOUBLE',
+  brightness: 'DOUBLE',
+  captured_at: 'TIMESTAMPTZ',
+  video_id: 'VARCHAR',
+  frame_timestamp: 'DOUBLE',
+};
+
+export const COLUMNS = Object.keys(COLUMN_TYPES) as Array<keyof MetadataRow>;
+
+/** Where a media item's bytes sit in the archive, when images are included. */
+export const archivePath = (item: Pick<ExportItem, 'image_filename'>) => `images/${item.image_filename}`;
+
+export function metadataRow(item: ExportItem, includeImages: boolean): MetadataRow {
+  const inArchive = includeImages ? archivePath(item) : null;
+  const flags = item.quality_flags ?? [];
+  return {
+    media_id: item.media_id,
+    media_type: item.media_type,
+    image_filename: item.image_filename,
+    file_name: item.file_name,
+    file_path: inArchive,
+    media_uri: inArchive,
+    file_size: Number(item.file_size),
+    width: item.width,
+    height: item.height,
+    uniqueness_score: item.uniqueness_score,
+    cluster_id: item.cluster_l0,
+    cluster_id_l1: item.cluster_l1,
+    cluster_id_l2: item.cluster_l2,
+    cluster_id_l3: item.cluster_l3,
+    cluster_id_l4: item.cluster_l4,
+    duplicate_group_id: item.duplicate_group,
+    is_outlier: item.is_outlier,
+    is_blurry: flags.includes('blurry'),
+    is_dark: flags.includes('dark'),
+    is_bright: flags.includes('bright'),
+    quality_flags: flags,
+    blur_score: item.blur,
+    brightness: item.brightness,
+    captured_at: item.captured_at,
+    video_id: item.video_id,
+    frame_timestamp: item.frame_timestamp,
+  };
+}

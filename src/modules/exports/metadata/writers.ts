@@ -1,0 +1,120 @@
+import path from 'node:path';
+import type { ExportFormat } from '../../../core/exports.js';
+import { METADATA_ENTRY } from '../../../core/exports.js';
+import { writeParquetFromNdjson } from '../../../adapters/parquet/duckdb-parquet.js';
+import type { ExportItem } from '../export-items.js';
+import { COLUMNS, COLUMN_TYPES, type MetadataRow } from './columns.js';
+import { FileSink } from './file-sink.js';
+
+/** Builds one format's metadata file from rows as they stream past; finish() returns the local file. */
+export interface MetadataWriter {
+  entryName: string;
+  write(row: MetadataRow, item: ExportItem): Promise<void>;
+  finish(): Promise<string>;
+}
+
+export interface ExportInfo {
+  schema_version: '1.1';
+  dataset: string;
+  dataset_id: string;
+  export_time: string;
+  exported_by: string;
+  description: string;
+  total_media_items: number;
+}
+
+export function metadataWriter(format: ExportFormat, dir: string, info: ExportInfo): MetadataWriter {
+  const file = path.join(dir, METADATA_ENTRY[format]);
+  switch (format) {
+    case 'json':
+      return jsonWriter(file, info);
+    case 'csv':
+      return csvWriter(file);
+    case 'coco':
+      return cocoWriter(file, info);
+    case 'parquet':
+      return parquetWriter(file, path.join(dir, 'metadata.ndjson'));
+  }
+}
+
+/** `{info, media_items: [...]}`, one item per line. */
+function jsonWriter(file: string, info: ExportInfo): MetadataWriter {
+  const sink = new FileSink(file);
+  let first = true;
+  return {
+    entryName: METADATA_ENTRY.json,
+    async write(row) {
+      await sink.write(`${first ? `{"info":${JSON.stringify(info)},"media_items":[\n` : ',\n'}${JSON.stringify(row)}`);
+      first = false;
+    },
+    async finish() {
+      await sink.write(first ? `{"info":${JSON.stringify(info)},"media_items":[]}\n` : '\n]}\n');
+      await sink.close();
+      return file;
+    },
+  };
+}
+
+/** RFC 4180; lists as JSON arrays in their cell. */
+function csvWriter(file: string): MetadataWriter {
+  const sink = new FileSink(file);
+  let header = false;
+  const cell = (value: unknown) => {
+    if (value === null || value === undefined) return '';
+    const text = Array.isArray(value) ? JSON.stringify(value) : String(value);
+    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  return {
+    entryName: METADATA_ENTRY.csv,
+    async write(row) {
+      if (!header) await sink.write(`${COLUMNS.join(',')}\r\n`);
+      header = true;
+      await sink.write(`${COLUMNS.map((c) => cell(row[c])).join(',')}\r\n`);
+    },
+    async finish() {
+      if (!header) await sink.write(`${COLUMNS.join(',')}\r\n`);
+      await sink.close();
+      return file;
+    },
+  };
+}
+
+/**
+ * COCO detection JSON: every image and video frame as an `images` entry (file_name = its archive name);
+ * annotations and categories come from detected objects, which only enrichment produces, so they are empty until then.
+ */
+function cocoWriter(file: string, info: ExportInfo): MetadataWriter {
+  const sink = new FileSink(file);
+  let next = 1;
+  const head = JSON.stringify({ info: { description: info.dataset, version: info.schema_version, date_created: info.export_time, contributor: info.exported_by } });
+  return {
+    entryName: METADATA_ENTRY.coco,
+    async write(row) {
+      if (row.media_type === 'VIDEO') return;
+      const image = { id: next, file_name: row.image_filename, width: row.width, height: row.height, loupe_media_id: row.media_id, date_captured: row.captured_at };
+      await sink.write(`${next === 1 ? `${head.slice(0, -1)},"images":[\n` : ',\n'}${JSON.stringify(image)}`);
+      next += 1;
+    },
+    async finish() {
+      await sink.write(`${next === 1 ? `${head.slice(0, -1)},"images":[` : '\n'}],"annotations":[],"categories":[]}\n`);
+      await sink.close();
+      return file;
+    },
+  };
+}
+
+/** Rows go to newline-delimited JSON on disk, which DuckDB then types and writes as Parquet. */
+function parquetWriter(file: string, ndjson: string): MetadataWriter {
+  const sink = new FileSink(ndjson);
+  return {
+    entryName: METADATA_ENTRY.parquet,
+    async write(row) {
+      await sink.write(`${JSON.stringify(row)}\n`);
+    },
+    async finish() {
+      await sink.close();
+      await writeParquetFromNdjson(ndjson, file, COLUMN_TYPES);
+      return file;
+    },
+  };
+}

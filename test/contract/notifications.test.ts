@@ -1,0 +1,200 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
+import { type UploadFile, createDataset, form, photo } from '../support/ingest.js';
+import { type SseStream, isNotification, openStream } from '../support/sse.js';
+
+let server: TestServer;
+let owner: TestUser;
+let editor: TestUser;
+let viewer: TestUser;
+let stranger: TestUser;
+let datasetId: string;
+let otherDatasetId: string;
+let batchId: string;
+const views: Record<string, string> = {};
+
+const list = async (user: TestUser, query = '') => (await server.api(user.token, 'GET', `/api/v1/notifications${query}`)).body;
+const unread = async (user: TestUser, query = '') => (await server.api(user.token, 'GET', `/api/v1/notifications/unread-count${query}`)).body as number;
+const saveView = async (user: TestUser, name: string, filters: string, body: Record<string, unknown>) => {
+  const res = await server.api(user.token, 'POST', `/api/v1/dataset/${datasetId}/views${filters}`, { name, ...body });
+  expect(res.status, res.text).toBe(200);
+  views[name] = res.body.id;
+};
+/** Adds media as one batch and waits for its task; the batch id is the task id. */
+const addBatch = async (files: UploadFile[], autoReindex = false) => {
+  const body = form(files);
+  if (autoReindex) body.append('auto_reindex', 'true');
+  expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/add_media`, body)).status).toBe(202);
+  const task = await waitFor(async () => {
+    const t = (await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${datasetId}&task_type=MEDIA_ADDITION`)).body.tasks[0];
+    return t?.status === 'COMPLETED' ? t : undefined;
+  }, 90_000, 'media added');
+  return task.task_id as string;
+};
+const batchRow = (id: string) => server.loupe.container.database.db.selectFrom('media_batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { ALERT_SWEEP_INTERVAL_SECONDS: '1' } });
+  [owner, editor, viewer, stranger] = await Promise.all([server.createUser(), server.createUser(), server.createUser(), server.createUser()]);
+  ({ datasetId } = await createDataset(server, owner, 'alerts', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg')]]));
+  ({ datasetId: otherDatasetId } = await createDataset(server, owner, 'elsewhere', [[photo('kite.jpg')]]));
+  await server.api(owner.token, 'PUT', `/api/v1/manage/${datasetId}/invite`, { grant_to_user_email: viewer.email });
+  await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/share`, { user_email: editor.email, role: 'editor' });
+  await saveView(owner, 'coffee', '?file_name=coffee', { monitoring_enabled: true, alerting_enabled: true, notify_emails: [editor.email] });
+  await saveView(viewer, 'everything', '', { monitoring_enabled: true, alerting_enabled: true });
+  await saveView(owner, 'monitored only', '', { monitoring_enabled: true, alerting_enabled: false });
+  await saveView(owner, 'alerting, not monitored', '', { monitoring_enabled: false, alerting_enabled: true });
+  await saveView(owner, 'zebras', '?file_name=zebra', { monitoring_enabled: true, alerting_enabled: true });
+}, 180_000);
+afterAll(() => server?.close());
+
+describe('alerts from a processed media batch', () => {
+  let stream: SseStream;
+
+  beforeAll(async () => {
+    stream = await openStream(server.url, '/api/v1/notifications/stream', { authorization: `Bearer ${owner.token}` });
+    batchId = await addBatch([photo('coffee.png'), photo('kite.jpg')]);
+  }, 120_000);
+  afterAll(() => stream?.close());
+
+  it('gives each entitled user of a matching, monitored, alerting view exactly one notification', async () => {
+    const mine = await waitFor(async () => ((await list(owner)).total >= 1 ? list(owner) : undefined), 20_000, 'owner alerted');
+    expect(mine).toEqual({ notifications: [expect.any(Object)], total: 1, has_more: false });
+    expect(mine.notifications[0]).toEqual({
+      id: expect.any(String),
+      user_id: owner.user_id,
+      entity_type: 'saved_view',
+      entity_id: views.coffee,
+      title: expect.stringContaining('coffee'),
+      message: expect.stringContaining('alerts'),
+      metadata: { batch_id: batchId, is_alert: true, view_name: 'coffee', dataset_name: 'alerts', result_count: 1 },
+      dataset_id: datasetId,
+      created_at: expect.any(String),
+      read_at: null,
+    });
+    const editors = await waitFor(async () => ((await list(editor)).total >= 1 ? list(editor) : undefined), 20_000, 'editor alerted');
+    expect(editors.notifications.map((n: any) => [n.user_id, n.entity_id, n.metadata.result_count])).toEqual([[editor.user_id, views.coffee, 1]]);
+    const viewers = await waitFor(async () => ((await list(viewer)).total >= 1 ? list(viewer) : undefined), 20_000, 'viewer alerted');
+    expect(viewers.notifications.map((n: any) => [n.entity_id, n.metadata.view_name, n.metadata.result_count])).toEqual([[views.everything, 'everything', 2]]);
+    expect((await list(stranger)).total).toBe(0);
+    expect((await batchRow(batchId)).alerts_evaluated_at).not.toBeNull();
+    expect((await list(owner)).total).toBe(1);
+  });
+
+  it('counts unread notifications as a bare integer, optionally for one dataset', async () => {
+    const res = await server.api(owner.token, 'GET', '/api/v1/notifications/unread-count');
+    expect(res).toMatchObject({ status: 200, text: '1', body: 1 });
+    expect(await unread(owner, `?dataset_id=${datasetId}`)).toBe(1);
+    expect(await unread(owner, `?dataset_id=${otherDatasetId}`)).toBe(0);
+    expect(await unread(stranger)).toBe(0);
+  });
+
+  it('streams it to the open stream, every data line being JSON', async () => {
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    const event = await stream.next(isNotification);
+    expect(event.id).toMatch(/^\d+$/);
+    expect(event.data).toEqual((await list(owner)).notifications[0]);
+    expect(stream.events.filter(isNotification)).toHaveLength(1);
+  });
+
+  it('never alerts the same batch twice, even when it is evaluated again', async () => {
+    const { db } = server.loupe.container.database;
+    await db.updateTable('media_batches').set({ alerts_evaluated_at: null }).where('id', '=', batchId).execute();
+    await waitFor(async () => ((await batchRow(batchId)).alerts_evaluated_at ? true : undefined), 10_000, 'evaluated again');
+    for (const user of [owner, editor, viewer]) expect((await list(user)).total).toBe(1);
+  });
+
+  it('evaluates a batch whose announcement was missed, from the periodic sweep', async () => {
+    const { db } = server.loupe.container.database;
+    // As if the batch had committed while no worker listened: no alerts yet, no NOTIFY, only the row.
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('notifications').where('batch_id', '=', batchId).execute();
+      await trx.updateTable('media_batches').set({ alerts_evaluated_at: null }).where('id', '=', batchId).execute();
+    });
+    const again = await waitFor(async () => ((await list(owner)).total === 1 ? list(owner) : undefined), 10_000, 'swept');
+    expect(again.notifications[0]).toMatchObject({ entity_id: views.coffee, metadata: { batch_id: batchId, result_count: 1 } });
+    expect((await list(editor)).total).toBe(1);
+    expect((await list(viewer)).total).toBe(1);
+    expect((await stream.next(isNotification)).data.id).toBe(again.notifications[0].id);
+  });
+
+  it('alerts on a batch added with auto_reindex too', async () => {
+    const second = await addBatch([photo('astronaut.png')], true);
+    const viewers = await waitFor(async () => ((await list(viewer)).total === 2 ? list(viewer) : undefined), 20_000, 'second alert');
+    expect(viewers.notifications[0].metadata).toEqual({ batch_id: second, is_alert: true, view_name: 'everything', dataset_name: 'alerts', result_count: 1 });
+    expect((await batchRow(second)).alerts_evaluated_at).not.toBeNull();
+    expect((await list(owner)).total).toBe(1);
+  });
+});
+
+describe('reading and marking read', () => {
+  it('pages newest first: total, has_more, empty pages past the end', async () => {
+    const all = await list(viewer);
+    expect(all.total).toBe(2);
+    expect(all.notifications.map((n: any) => n.metadata.result_count)).toEqual([1, 2]);
+    const first = await list(viewer, '?limit=1');
+    expect(first).toMatchObject({ total: 2, has_more: true });
+    expect(first.notifications.map((n: any) => n.id)).toEqual([all.notifications[0].id]);
+    const second = await list(viewer, '?limit=1&offset=1');
+    expect(second).toMatchObject({ total: 2, has_more: false });
+    expect(second.notifications.map((n: any) => n.id)).toEqual([all.notifications[1].id]);
+    expect(await list(viewer, '?limit=10&offset=2')).toEqual({ notifications: [], total: 2, has_more: false });
+    expect(await list(viewer, '?offset=500')).toEqual({ notifications: [], total: 2, has_more: false });
+    expect((await list(viewer, `?dataset_id=${otherDatasetId}`)).total).toBe(0);
+    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'unread_only=maybe', 'dataset_id=nope']) {
+      const res = await server.api(viewer.token, 'GET', `/api/v1/notifications?${query}`);
+      expect(res.status, query).toBe(422);
+      expect(res.body.detail).toEqual(expect.any(String));
+    }
+    expect((await list(viewer, '?limit=100')).notifications).toHaveLength(2);
+  });
+
+  it('marks one read: {ok: true}, then 404 for a second read, another user, or an unknown id', async () => {
+    const id = (await list(owner)).notifications[0].id;
+    expect((await server.api(editor.token, 'POST', `/api/v1/notifications/${id}/read`)).status).toBe(404);
+    expect(await server.api(owner.token, 'POST', `/api/v1/notifications/${id}/read`)).toMatchObject({ status: 200, body: { ok: true } });
+    const again = await server.api(owner.token, 'POST', `/api/v1/notifications/${id}/read`);
+    expect(again).toMatchObject({ status: 404, body: { detail: expect.any(String) } });
+    expect((await server.api(owner.token, 'POST', `/api/v1/notifications/${views.coffee}/read`)).status).toBe(404);
+    expect((await server.api(owner.token, 'POST', '/api/v1/notifications/not-a-uuid/read')).status).toBe(422);
+    expect(await unread(owner)).toBe(0);
+    const after = await list(owner);
+    expect(after.notifications[0].read_at).toEqual(expect.any(String));
+    expect(await list(owner, '?unread_only=true')).toEqual({ notifications: [], total: 0, has_more: false });
+    expect(await unread(editor)).toBe(1);
+  });
+
+  it('marks all read, for one dataset or every one: {ok: true, count}', async () => {
+    expect(await unread(viewer)).toBe(2);
+    const elsewhere = await server.api(viewer.token, 'POST', `/api/v1/notifications/read-all?dataset_id=${otherDatasetId}`);
+    expect(elsewhere).toMatchObject({ status: 200, body: { ok: true, count: 0 } });
+    expect(await unread(viewer)).toBe(2);
+    expect((await server.api(viewer.token, 'POST', `/api/v1/notifications/read-all?dataset_id=${datasetId}`)).body).toEqual({ ok: true, count: 2 });
+    expect(await unread(viewer)).toBe(0);
+    expect((await server.api(viewer.token, 'POST', '/api/v1/notifications/read-all')).body).toEqual({ ok: true, count: 0 });
+    expect((await server.api(editor.token, 'POST', '/api/v1/notifications/read-all')).body).toEqual({ ok: true, count: 1 });
+    expect(await unread(editor)).toBe(0);
+    expect((await list(viewer, '?unread_only=true')).total).toBe(0);
+  });
+
+  it('keeps users apart and offers no way to create a notification', async () => {
+    const ids = (u: TestUser) => list(u).then((page) => page.notifications.map((n: any) => n.user_id));
+    expect(new Set(await ids(owner))).toEqual(new Set([owner.user_id]));
+    expect(new Set(await ids(viewer))).toEqual(new Set([viewer.user_id]));
+    expect((await list(stranger)).notifications).toEqual([]);
+    expect((await server.api(stranger.token, 'POST', '/api/v1/notifications/read-all')).body).toEqual({ ok: true, count: 0 });
+    expect((await server.api(owner.token, 'POST', '/api/v1/notifications', { title: 'x' })).status).toBe(404);
+    expect((await server.api(null, 'GET', '/api/v1/notifications')).status).toBe(401);
+    expect((await server.api(null, 'GET', '/api/v1/notifications/unread-count')).status).toBe(401);
+  });
+
+  it('deleting a dataset takes its notifications and views along', async () => {
+    expect((await list(viewer)).total).toBe(2);
+    expect((await server.api(owner.token, 'DELETE', `/api/v1/dataset/${datasetId}`)).status).toBe(204);
+    for (const user of [owner, editor, viewer]) expect((await list(user)).total).toBe(0);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from saved_views where dataset_id = ${datasetId}::uuid`.execute(server.loupe.container.database.db);
+    expect(rows[0]!.n).toBe(0);
+  });
+});
