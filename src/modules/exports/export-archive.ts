@@ -3,9 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
+import type { ZipFile } from 'yazl';
 import type { BlobStore, StoredBlob } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
+import { createZip } from '../../adapters/zip/zip-file.js';
 import type { ExportFormat } from '../../core/exports.js';
 import { type ExportItem, type MediaSelection, forEachItemPage, itemsQuery } from './export-items.js';
 import { archivePath, metadataRow } from './metadata/columns.js';
@@ -36,15 +37,15 @@ export async function buildArchive(
   progress: (done: number) => Promise<void>,
 ): Promise<StoredBlob & { items: number }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-export-'));
-  const zip = new ZipFile();
+  const zip = createZip();
   const failed = new Promise<never>((_, reject) => zip.on('error', reject));
   failed.catch(() => {});
   zip.on('error', (err: Error) => zip.outputStream.destroy(err));
   const stored = deps.blobs.put(zip.outputStream, { signal });
   stored.catch(() => {});
   const ahead = new Window(AHEAD);
+  const writer = metadataWriter(request.format, dir, request.info);
   try {
-    const writer = metadataWriter(request.format, dir, request.info);
     let items = 0;
     await forEachItemPage(deps.db, itemsQuery(request.versionId, request.selection), PAGE, async (rows) => {
       for (const item of rows) {
@@ -56,13 +57,14 @@ export async function buildArchive(
       await progress(items);
     });
     const metadata = await writer.finish();
-    zip.addReadStreamLazy(writer.entryName, { compress: true, mtime: new Date() }, (cb: (err: Error | null, stream?: Readable) => void) =>
+    zip.addReadStreamLazy(writer.entryName, { compress: writer.compress, mtime: new Date() }, (cb: (err: Error | null, stream?: Readable) => void) =>
       cb(null, createReadStream(metadata)),
     );
     zip.end();
     const blob = await Promise.race([stored, failed]);
     return { ...blob, items };
   } catch (err) {
+    writer.dispose();
     zip.outputStream.destroy(err as Error);
     throw err;
   } finally {

@@ -58,14 +58,17 @@ export function selectedIds(versionId: string, selection: MediaSelection | null)
 }
 
 /**
- * The rows of an export in archive order (file name, then id), each with an `image_filename` unique in the
+ * The rows of an export in archive order (file name case-insensitively, then id: the order the window's own sort
+ * leaves them in, so the wide rows are sorted once), each with an `image_filename` unique in the
  * archive: the original name with path separators replaced, or, where names collide case-insensitively,
  * the name with the media id before its extension.
  */
 export function itemsQuery(versionId: string, selection: MediaSelection | null): RawBuilder<ExportItem> {
   return sql<ExportItem>`with picked as (${selectedIds(versionId, selection)}),
     named as (
-      select m.*, vm.uniqueness_score, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4,
+      select m.id, m.media_type, m.file_name, m.blob_hash, m.size, m.width, m.height, m.quality_flags, m.blur, m.brightness,
+        m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp, m.created_at,
+        vm.uniqueness_score, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4,
         vm.duplicate_group, vm.is_outlier, regexp_replace(m.file_name, '[/\\\\#:]+', '_', 'g') as safe_name
       from picked p join media m on m.id = p.media_id
       join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id)
@@ -73,9 +76,9 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
       case when count(*) over (partition by lower(safe_name)) = 1 then safe_name
         else regexp_replace(safe_name, '(\\.[^.]*)?$', '') || '_' || id || coalesce(substring(safe_name from '\\.[^.]*$'), '') end as image_filename,
       file_name, blob_hash, size as file_size, width, height, uniqueness_score, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
-      duplicate_group, is_outlier, quality_flags, blur, brightness, exif ->> 'captured_at' as captured_at,
+      duplicate_group, is_outlier, quality_flags, blur, brightness, captured_at,
       parent_media_id as video_id, frame_timestamp, created_at
-    from named order by image_filename, id`;
+    from named order by lower(safe_name), id`;
 }
 
 /**
@@ -85,6 +88,8 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
 export async function forEachItemPage(db: Db, query: RawBuilder<ExportItem>, pageSize: number, onPage: (rows: ExportItem[]) => Promise<void>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`set transaction read only`.execute(trx);
+    // The archive-order sort of a large export fits in memory instead of spilling to disk.
+    await sql`set local work_mem = '64MB'`.execute(trx);
     await sql`declare export_items no scroll cursor for ${query}`.execute(trx);
     for (;;) {
       const { rows } = await sql<ExportItem>`fetch forward ${sql.raw(String(pageSize))} from export_items`.execute(trx);

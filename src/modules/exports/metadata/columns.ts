@@ -1,3 +1,4 @@
+import type { ParquetColumnType } from '../../../adapters/parquet/duckdb-parquet.js';
 import type { ExportItem } from '../export-items.js';
 
 /** One metadata row, the same columns in every format (spec 2.4: at least uniqueness_score and image_filename). */
@@ -31,7 +32,7 @@ export interface MetadataRow {
 }
 
 /** Parquet (DuckDB) types of the columns, in order; the other formats follow the same order. */
-export const COLUMN_TYPES: Record<keyof MetadataRow, string> = {
+export const COLUMN_TYPES: Record<keyof MetadataRow, ParquetColumnType> = {
   media_id: 'VARCHAR',
   media_type: 'VARCHAR',
   image_filename: 'VARCHAR',

@@ -17,4 +17,9 @@ export class FileSink {
     this.stream.end();
     await once(this.stream, 'close');
   }
+
+  /** After a failure: the file is abandoned. */
+  dispose(): void {
+    this.stream.destroy();
+  }
 }

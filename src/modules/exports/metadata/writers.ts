@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ExportFormat } from '../../../core/exports.js';
 import { METADATA_ENTRY } from '../../../core/exports.js';
-import { writeParquetFromNdjson } from '../../../adapters/parquet/duckdb-parquet.js';
+import { ParquetRows } from '../../../adapters/parquet/duckdb-parquet.js';
 import type { ExportItem } from '../export-items.js';
 import { COLUMNS, COLUMN_TYPES, type MetadataRow } from './columns.js';
 import { FileSink } from './file-sink.js';
@@ -9,8 +9,12 @@ import { FileSink } from './file-sink.js';
 /** Builds one format's metadata file from rows as they stream past; finish() returns the local file. */
 export interface MetadataWriter {
   entryName: string;
+  /** Deflate it in the archive (text), or store it (Parquet is compressed already). */
+  compress: boolean;
   write(row: MetadataRow, item: ExportItem): Promise<void>;
   finish(): Promise<string>;
+  /** Releases what an unfinished writer holds (open files, DuckDB) after a failure. */
+  dispose(): void;
 }
 
 export interface ExportInfo {
@@ -33,7 +37,7 @@ export function metadataWriter(format: ExportFormat, dir: string, info: ExportIn
     case 'coco':
       return cocoWriter(file, info);
     case 'parquet':
-      return parquetWriter(file, path.join(dir, 'metadata.ndjson'));
+      return parquetWriter(file, dir);
   }
 }
 
@@ -43,6 +47,7 @@ function jsonWriter(file: string, info: ExportInfo): MetadataWriter {
   let first = true;
   return {
     entryName: METADATA_ENTRY.json,
+    compress: true,
     async write(row) {
       await sink.write(`${first ? `{"info":${JSON.stringify(info)},"media_items":[\n` : ',\n'}${JSON.stringify(row)}`);
       first = false;
@@ -52,6 +57,7 @@ function jsonWriter(file: string, info: ExportInfo): MetadataWriter {
       await sink.close();
       return file;
     },
+    dispose: () => sink.dispose(),
   };
 }
 
@@ -66,6 +72,7 @@ function csvWriter(file: string): MetadataWriter {
   };
   return {
     entryName: METADATA_ENTRY.csv,
+    compress: true,
     async write(row) {
       if (!header) await sink.write(`${COLUMNS.join(',')}\r\n`);
       header = true;
@@ -76,6 +83,7 @@ function csvWriter(file: string): MetadataWriter {
       await sink.close();
       return file;
     },
+    dispose: () => sink.dispose(),
   };
 }
 
@@ -89,6 +97,7 @@ function cocoWriter(file: string, info: ExportInfo): MetadataWriter {
   const head = JSON.stringify({ info: { description: info.dataset, version: info.schema_version, date_created: info.export_time, contributor: info.exported_by } });
   return {
     entryName: METADATA_ENTRY.coco,
+    compress: true,
     async write(row) {
       if (row.media_type === 'VIDEO') return;
       const image = { id: next, file_name: row.image_filename, width: row.width, height: row.height, loupe_media_id: row.media_id, date_captured: row.captured_at };
@@ -100,21 +109,28 @@ function cocoWriter(file: string, info: ExportInfo): MetadataWriter {
       await sink.close();
       return file;
     },
+    dispose: () => sink.dispose(),
   };
 }
 
-/** Rows go to newline-delimited JSON on disk, which DuckDB then types and writes as Parquet. */
-function parquetWriter(file: string, ndjson: string): MetadataWriter {
-  const sink = new FileSink(ndjson);
+/** Rows go straight into a DuckDB table on disk (typed, no text round trip), written out as Parquet at the end. */
+function parquetWriter(file: string, dir: string): MetadataWriter {
+  let rows: ParquetRows | null = null;
+  let finished = false;
+  const table = async () => (rows ??= await ParquetRows.open(dir, COLUMN_TYPES));
   return {
     entryName: METADATA_ENTRY.parquet,
+    compress: false,
     async write(row) {
-      await sink.write(`${JSON.stringify(row)}\n`);
+      (await table()).append(row as unknown as Record<string, unknown>);
     },
     async finish() {
-      await sink.close();
-      await writeParquetFromNdjson(ndjson, file, COLUMN_TYPES);
+      finished = true;
+      await (await table()).finish(file);
       return file;
+    },
+    dispose: () => {
+      if (!finished) rows?.close();
     },
   };
 }
