@@ -7,15 +7,16 @@ export class DatasetRemovalRepo {
   constructor(private readonly db: Db) {}
 
   /**
-   * Deletes the dataset (its snapshots, uploads and tasks go with it; its versions lose their owner and
-   * are swept once nothing else uses them), the media only its uploads referenced, and queues the
-   * uploads' blobs for the garbage sweep.
+   * Deletes the dataset (its snapshots, uploads, exports and tasks go with it; its versions lose their
+   * owner and are swept once nothing else uses them), the media only its uploads referenced, and queues
+   * the uploads' and the export archives' blobs for the garbage sweep.
    */
   async remove(trx: Db, datasetId: string): Promise<void> {
     await sql`create temp table removed_media on commit drop as
       select distinct media_id from upload_files where dataset_id = ${datasetId}::uuid and media_id is not null`.execute(trx);
     await sql`insert into blob_gc_candidates (hash)
-      select distinct blob_hash from upload_files where dataset_id = ${datasetId}::uuid
+      select blob_hash from upload_files where dataset_id = ${datasetId}::uuid
+      union select blob_hash from exports where dataset_id = ${datasetId}::uuid and blob_hash is not null
       on conflict (hash) do update set queued_at = now()`.execute(trx);
     const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).executeTakeFirst();
     await trx.deleteFrom('datasets').where('id', '=', datasetId).execute();

@@ -79,7 +79,7 @@ export class ExportsRepo {
   }
 
   async finish(exportId: string, outcome: { status: Extract<ExportState, 'COMPLETED' | 'FAILED'>; message: string; blobHash?: string; size?: number; expiresAt: Date }) {
-    await this.db
+    const result = await this.db
       .updateTable('exports')
       .set({
         status: outcome.status,
@@ -92,7 +92,11 @@ export class ExportsRepo {
       })
       .where('id', '=', exportId)
       .where('status', '=', 'RUNNING')
-      .execute();
+      .executeTakeFirst();
+    // The export was deleted meanwhile (its dataset went): nothing will reference the archive, so the sweep may take it.
+    if (result.numUpdatedRows === 0n && outcome.blobHash) {
+      await sql`insert into blob_gc_candidates (hash) values (${outcome.blobHash}) on conflict (hash) do update set queued_at = now()`.execute(this.db);
+    }
   }
 
   async countItems(versionId: string, selection: MediaSelection | null): Promise<number> {
