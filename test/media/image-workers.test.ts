@@ -15,7 +15,7 @@ describe('ImageWorkerPool', () => {
     ]);
     for (const [i, a] of inWorkers.entries()) {
       const b = inMain[i]!;
-      expect({ ...a, thumbnail: a.thumbnail.length, preview: a.preview.length }).toEqual({ ...b, thumbnail: b.thumbnail.length, preview: b.preview.length });
+      expect({ ...a, thumbnail: a.thumbnail.length, preview: a.preview?.length }).toEqual({ ...b, thumbnail: b.thumbnail.length, preview: b.preview?.length });
       expect(Buffer.isBuffer(a.thumbnail)).toBe(true);
     }
   });

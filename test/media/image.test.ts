@@ -47,7 +47,8 @@ describe('analyzeImage on the fixture photos', () => {
     expect(dog).toMatchObject({ format: 'jpeg', width: 768, height: 576, flags: [] });
     expect(dog.exif).toEqual({ captured_at: '2014-09-19T16:08:30.000Z', make: 'Canon', model: 'Canon PowerShot S95', orientation: 1 });
     expect(await sharp(dog.thumbnail).metadata()).toMatchObject({ format: 'webp', width: 256, height: 192 });
-    expect(await sharp(dog.preview).metadata()).toMatchObject({ format: 'jpeg', width: 768, height: 576 });
+    // An upright JPEG that already fits the preview size is its own preview: none is encoded.
+    expect(dog.preview).toBeNull();
     expect(dog.phash).toMatch(HEX64);
   });
 
@@ -58,14 +59,21 @@ describe('analyzeImage on the fixture photos', () => {
   it('scales the preview to 1024 and the thumbnail to 256 on the long side', async () => {
     const large = await analyzeWritten('large.jpg', sharp(fixture('person.jpg')).resize(2000).jpeg());
     expect([large.width, large.height]).toEqual([2000, 1325]);
-    expect(await sharp(large.preview).metadata()).toMatchObject({ format: 'jpeg', width: 1024, height: 678 });
+    expect(await sharp(large.preview!).metadata()).toMatchObject({ format: 'jpeg', width: 1024, height: 678 });
     expect(await sharp(large.thumbnail).metadata()).toMatchObject({ format: 'webp', width: 256, height: 170 });
+  });
+
+  it('encodes a preview for a JPEG that fits but is heavy (over 1.5 MB), and for other formats', async () => {
+    const noise = sharp({ create: { width: 1000, height: 1000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } });
+    const heavy = await analyzeWritten('heavy.jpg', noise.jpeg({ quality: 100, chromaSubsampling: '4:4:4' }));
+    expect(heavy.preview).not.toBeNull();
+    expect(original('chelsea.png').preview).not.toBeNull();
   });
 
   it('never upscales a small image', async () => {
     const tiny = await analyzeWritten('tiny.png', sharp(fixture('chelsea.png')).resize(60).png());
     expect(await sharp(tiny.thumbnail).metadata()).toMatchObject({ width: 60, height: 40 });
-    expect(await sharp(tiny.preview).metadata()).toMatchObject({ width: 60, height: 40 });
+    expect(await sharp(tiny.preview!).metadata()).toMatchObject({ format: 'jpeg', width: 60, height: 40 });
   });
 });
 
@@ -91,7 +99,7 @@ describe('analyzeImage per format', () => {
     const frames = sharp(Buffer.concat([red, blue]), { raw: { width: 40, height: 60, channels: 3, pageHeight: 30 } }).gif();
     const analysis = await analyzeWritten('frames.gif', frames);
     expect([analysis.width, analysis.height]).toEqual([40, 30]);
-    const { data } = await sharp(analysis.preview).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(analysis.preview!).raw().toBuffer({ resolveWithObject: true });
     expect([...data.subarray(0, 3)].map((value) => Math.round(value / 16))).toEqual([16, 0, 0]);
   });
 
@@ -106,7 +114,7 @@ describe('analyzeImage per format', () => {
   it('decodes a hand-made 24-bit BMP with the right colours', async () => {
     const analysis = await analyzeWritten('halves.bmp', halvesBmp(14, 8));
     expect(analysis).toMatchObject({ format: 'bmp', width: 14, height: 8, exif: null });
-    const { data, info } = await sharp(analysis.preview).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(analysis.preview!).raw().toBuffer({ resolveWithObject: true });
     const pixel = (x: number, y: number) => [...data.subarray((y * 14 + x) * info.channels, (y * 14 + x) * info.channels + 3)];
     expect(pixel(2, 4).map((value) => Math.round(value / 32))).toEqual([8, 0, 0]);
     expect(pixel(11, 4).map((value) => Math.round(value / 32))).toEqual([0, 0, 8]);
@@ -119,7 +127,7 @@ describe('EXIF', () => {
     expect([rotated.width, rotated.height]).toEqual([424, 640]);
     expect(rotated.exif?.orientation).toBe(6);
     expect(await sharp(rotated.thumbnail).metadata()).toMatchObject({ width: 170, height: 256 });
-    expect(await sharp(rotated.preview).metadata()).toMatchObject({ width: 424, height: 640 });
+    expect(await sharp(rotated.preview!).metadata()).toMatchObject({ format: 'jpeg', width: 424, height: 640 });
     const turned = await analyzeWritten('turned.jpg', sharp(fixture('person.jpg')).rotate(90).jpeg());
     expect(hammingDistance(rotated.phash, turned.phash)).toBeLessThanOrEqual(4);
   });

@@ -15,6 +15,8 @@ export interface DecodedImage {
   width: number;
   height: number;
   exif: Buffer | undefined;
+  /** A baseline-viewable JPEG already within the requested size and upright: it can be shown as it is. */
+  showableAsIs: boolean;
 }
 
 interface Rgba {
@@ -41,8 +43,8 @@ const MAX_INPUT_PIXELS = 268_402_689; // sharp's own default limit, applied to t
 export async function decodeImage(filePath: string, format: string, maxSide: number, signal?: AbortSignal): Promise<DecodedImage> {
   if (!IMAGE_FORMATS.has(format)) throw new ImageDecodeError(`unsupported image format: ${format}`);
   if (SHARP_FORMATS.has(format)) {
-    await stat(filePath); // a missing file is an I/O error for the caller, not a bad image
-    return decodeWithSharp(filePath, format, maxSide);
+    const { size } = await stat(filePath); // a missing file is an I/O error for the caller, not a bad image
+    return decodeWithSharp(filePath, format, maxSide, size);
   }
   const file = await readFile(filePath, { signal });
   const header = format === 'heic' ? await heifHeader(file) : undefined;
@@ -52,15 +54,24 @@ export async function decodeImage(filePath: string, format: string, maxSide: num
   const { data, info } = await decoding(format, () =>
     fitInside(sharp(rgba.data, { raw: { width: rgba.width, height: rgba.height, channels: 4 } }), maxSide, isOpaque(rgba.data)),
   );
-  return { pixels: data, raw: rawOf(info), width: rgba.width, height: rgba.height, exif: header?.exif };
+  return { pixels: data, raw: rawOf(info), width: rgba.width, height: rgba.height, exif: header?.exif, showableAsIs: false };
 }
 
-async function decodeWithSharp(filePath: string, format: string, maxSide: number): Promise<DecodedImage> {
+/** JPEGs at most this large (bytes) may serve as their own preview; bigger ones carry more than pixels worth showing. */
+const SHOWABLE_MAX_BYTES = 1_500_000;
+
+async function decodeWithSharp(filePath: string, format: string, maxSide: number, size: number): Promise<DecodedImage> {
   return decoding(format, async () => {
     const image = sharp(filePath, { autoOrient: true, pages: 1 });
     const metadata = await image.metadata();
     const { data, info } = await fitInside(image, maxSide, false);
-    return { pixels: data, raw: rawOf(info), width: metadata.autoOrient.width, height: metadata.autoOrient.height, exif: metadata.exif };
+    const showableAsIs =
+      format === 'jpeg' &&
+      (metadata.orientation ?? 1) === 1 &&
+      metadata.space !== 'cmyk' &&
+      Math.max(metadata.width, metadata.height) <= maxSide &&
+      size <= SHOWABLE_MAX_BYTES;
+    return { pixels: data, raw: rawOf(info), width: metadata.autoOrient.width, height: metadata.autoOrient.height, exif: metadata.exif, showableAsIs };
   });
 }
 

@@ -41,7 +41,8 @@ async function handle(request: ImageWorkerRequest, options: ImageWorkerOptions):
 function transferables(reply: ImageWorkerReply): ArrayBuffer[] {
   if (!reply.ok) return [];
   if (reply.op === 'embed') return [reply.result.vector.buffer as ArrayBuffer];
-  const buffers = [reply.result.thumbnail.buffer, reply.result.preview.buffer] as ArrayBuffer[];
+  const buffers = [reply.result.thumbnail.buffer] as ArrayBuffer[];
+  if (reply.result.preview) buffers.push(reply.result.preview.buffer as ArrayBuffer);
   if (reply.result.embedding) buffers.push(reply.result.embedding.vector.buffer as ArrayBuffer);
   return buffers;
 }

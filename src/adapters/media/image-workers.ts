@@ -28,7 +28,8 @@ export class ImageWorkerPool {
   async analyze(filePath: string, format: string, signal?: AbortSignal): Promise<ImageAnalysis> {
     const reply = await this.request({ op: 'analyze', filePath, format }, signal);
     if (reply.op !== 'analyze') throw new Error(`unexpected ${reply.op} reply`);
-    return { ...reply.result, thumbnail: Buffer.from(reply.result.thumbnail), preview: Buffer.from(reply.result.preview) };
+    const { thumbnail, preview } = reply.result;
+    return { ...reply.result, thumbnail: Buffer.from(thumbnail), preview: preview ? Buffer.from(preview) : null };
   }
 
   /** The embedding of an image file (or of a region of it), by the same model that indexes datasets. */

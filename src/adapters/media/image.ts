@@ -22,8 +22,11 @@ export interface ImageAnalysis {
   exif: ImageExif | null;
   /** WebP, long side 256 px (never upscaled), orientation applied. */
   thumbnail: Buffer;
-  /** JPEG (transparency flattened on white), long side 1024 px (never upscaled), orientation applied. */
-  preview: Buffer;
+  /**
+   * JPEG (transparency flattened on white), long side 1024 px (never upscaled), orientation applied; null when
+   * the original is an upright JPEG within that size, which then serves as its own preview.
+   */
+  preview: Buffer | null;
   /** 64-bit DCT perceptual hash as 16 lowercase hex characters. */
   phash: string;
   /** Variance of the Laplacian of a grayscale downscale (long side 512): low = blurry. */
@@ -65,8 +68,8 @@ export async function analyzeImage(filePath: string, format: string, signal?: Ab
   const [thumbnail, preview, gray, embedding] = await Promise.all([
     pixels.clone().resize(box(THUMBNAIL_SIDE)).webp({ quality: 75 }).toBuffer(),
     // JPEG encodes 4x faster than WebP at effort 2 (18 vs 70 ms at 1024x768) for 1.7x the bytes; previews are
-    // made for every media but fetched rarely, so encode time wins.
-    pixels.clone().flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).toBuffer(),
+    // made for every media but fetched rarely, so encode time wins. A JPEG that already fits needs none.
+    decoded.showableAsIs ? null : pixels.clone().flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).toBuffer(),
     grayMeasures(pixels.clone()),
     embedder ? embedPixels(embedder, pixels.clone()) : null,
   ]);

@@ -53,8 +53,12 @@ async function link(deps: MediaProcessingDeps, trx: Db, fileId: string, mediaId:
   if (!(await deps.ingestion.linkMedia(trx, fileId, mediaId))) throw new AlreadyLinked();
 }
 
-async function imageFacts(deps: MediaProcessingDeps, analysis: ImageAnalysis) {
-  const [thumb, preview] = await Promise.all([deps.blobs.putBuffer(analysis.thumbnail), deps.blobs.putBuffer(analysis.preview)]);
+/** `originalHash` is the blob of the bytes analysed: it serves as the preview when the analysis made none. */
+async function imageFacts(deps: MediaProcessingDeps, analysis: ImageAnalysis, originalHash: string) {
+  const [thumb, preview] = await Promise.all([
+    deps.blobs.putBuffer(analysis.thumbnail),
+    analysis.preview ? deps.blobs.putBuffer(analysis.preview) : { hash: originalHash },
+  ]);
   return {
     width: analysis.width,
     height: analysis.height,
@@ -76,7 +80,7 @@ async function insertWithEmbedding(deps: MediaProcessingDeps, trx: Db, media: Ne
 
 async function processImage(deps: MediaProcessingDeps, file: UploadFileRow, filePath: string, signal: AbortSignal) {
   const analysis = await deps.images.analyze(filePath, file.format, signal);
-  const facts = await imageFacts(deps, analysis);
+  const facts = await imageFacts(deps, analysis, file.blob_hash);
   await deps.db.transaction().execute(async (trx) => {
     const id = await insertWithEmbedding(deps, trx, { ...original(file), media_type: 'IMAGE', duration_seconds: null, ...facts }, analysis);
     await link(deps, trx, file.id, id);
@@ -92,8 +96,8 @@ async function processVideo(deps: MediaProcessingDeps, file: UploadFileRow, file
     for (const frame of frames) {
       signal.throwIfAborted();
       const analysis = await deps.images.analyze(frame.path, 'jpeg', signal);
-      const facts = await imageFacts(deps, analysis);
-      rows.push({ timestamp: frame.timestampSeconds, blob: await deps.blobs.putBuffer(await fs.readFile(frame.path)), analysis, facts });
+      const blob = await deps.blobs.putBuffer(await fs.readFile(frame.path));
+      rows.push({ timestamp: frame.timestampSeconds, blob, analysis, facts: await imageFacts(deps, analysis, blob.hash) });
     }
     const cover = rows[0]?.facts;
     await deps.db.transaction().execute(async (trx) => {
