@@ -427,12 +427,12 @@ async function seedMedia(db: Db, datasetId: string, count: number): Promise<{ mo
         .values(ids.map((r, k) => ({ media_id: r.id, model, vector: vectorToBytes(vectors.subarray((start + k) * d, (start + k + 1) * d)) })))
         .execute();
       await trx
-        .insertInto('version_media')
+        .insertInto('version_rows')
         .values(ids.map((r) => ({ version_id: headId, media_id: r.id })))
         .execute();
     }
     await trx.updateTable('datasets').set({ status_new: 'PARTIAL INDEX' }).where('id', '=', datasetId).execute();
   });
-  await sql`analyze media, media_embeddings, version_media`.execute(db);
+  await sql`analyze media, media_embeddings, version_rows`.execute(db);
   return { model };
 }

@@ -31,7 +31,7 @@ export async function seedIndexedDataset(
         jsonb_build_object('captured_at', to_char(now() - g * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
       from seeded`.execute(trx);
     // Clusters: ~count/2 at level 0 down to ~count/1000 at level 4, as a real index spreads them.
-    await sql`insert into version_media (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
+    await sql`insert into version_rows (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
         uniqueness_score, nn_similarity, is_outlier)
       select ${versionId}::uuid, id, g - 1,
         md5('l0' || (g / 2))::uuid, md5('l1' || (g / 10))::uuid, md5('l2' || (g / 50))::uuid, md5('l3' || (g / 200))::uuid,
@@ -44,6 +44,6 @@ export async function seedIndexedDataset(
       .execute();
     await loupe.container.jobDeps.snapshots.record(trx, { datasetId, createdBy: ownerId, reason: 'creation' });
   });
-  await sql`analyze media, version_media, versions, snapshots, datasets`.execute(db);
+  await sql`analyze media, version_rows, versions, snapshots, datasets`.execute(db);
   return datasetId;
 }

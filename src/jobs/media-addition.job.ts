@@ -41,7 +41,15 @@ export function mediaAdditionJob(deps: MediaAdditionDeps): JobDefinition {
     async handler(ctx) {
       const autoReindex = ctx.config.auto_reindex === true;
       const limit = Number(ctx.config.batch_n_images) || undefined;
-      const run: PipelineRun = { ctx, deps, transId: Number(ctx.config.trans_id), notes: [], concurrency: limit ? Math.min(limit, deps.concurrency) : undefined };
+      // Without a reindex the batch adds rows and touches a few duplicate groups: its version holds just that.
+      const run: PipelineRun = {
+        ctx,
+        deps,
+        transId: Number(ctx.config.trans_id),
+        notes: [],
+        concurrency: limit ? Math.min(limit, deps.concurrency) : undefined,
+        fork: autoReindex ? 'full' : 'delta',
+      };
       await runStages(run, [fetchStage, mediaStage, attachStage, ...(autoReindex ? [reindexStage] : [])]);
       const { usable, failed } = await requireUsableMedia(run);
       const versionId = run.versionId!;

@@ -3,7 +3,7 @@ import type { VersionIndexerDeps } from '../modules/indexing/version-indexer.js'
 import type { IngestionRepo } from '../modules/ingestion/ingestion.repo.js';
 import { type MediaProcessingDeps, processUploadFile } from '../modules/media/media-processing.js';
 import type { SnapshotsRepo } from '../modules/snapshots/snapshots.repo.js';
-import type { VersionsRepo } from '../modules/versions/versions.repo.js';
+import type { ForkKind, VersionsRepo } from '../modules/versions/versions.repo.js';
 import { forEachConcurrent } from './lib/concurrency.js';
 import type { TaskContext } from './registry.js';
 
@@ -29,6 +29,8 @@ export interface PipelineRun {
   versionId?: string;
   /** Media decoded at once for this run, when the task asks for fewer than the default. */
   concurrency?: number;
+  /** How the run's version is forked from the head: `delta` when the run only adds rows and changes a few. */
+  fork?: ForkKind;
   /** Lines for the task's final status message (e.g. what a source skipped). */
   notes: string[];
 }
@@ -95,7 +97,7 @@ export async function requireUsableMedia(run: PipelineRun): Promise<{ usable: nu
 export async function prepareVersion(run: PipelineRun): Promise<string> {
   const { ctx, deps, transId } = run;
   run.versionId = await deps.db.transaction().execute(async (trx) => {
-    const versionId = await deps.versions.forkForTask(trx, ctx.datasetId, ctx.taskId);
+    const versionId = await deps.versions.forkForTask(trx, ctx.datasetId, ctx.taskId, run.fork ?? 'full');
     if (transId !== null) await deps.versions.addTransactionMedia(trx, versionId, ctx.datasetId, transId);
     return versionId;
   });

@@ -84,4 +84,44 @@ describe('the version sweep (issue 6: garbage)', () => {
     await waitFor(async () => (!(await versionExists(head)) ? true : undefined), 10_000, 'shared version swept');
     await waitFor(async () => ((await blobs.stat(sha(photo('kite.jpg').bytes))) === null ? true : undefined), 10_000, 'blob reclaimed');
   });
+
+  it('a batch without reindex stores only its own rows over the sealed head, which stays while it is a base', async () => {
+    const { datasetId } = await createDataset(server, owner, 'delta', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg')]]);
+    const base = await headOf(datasetId);
+    const body = form([photo('kite.jpg'), photo('coffee.png')]);
+    expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/add_media`, body)).status).toBe(202);
+    await waitStatus(datasetId, ['PARTIAL INDEX']);
+    const head = await headOf(datasetId);
+    const { db } = server.loupe.container.database;
+    const version = await sql<{ base_id: string | null; sealed: boolean }>`select base_id, (select sealed from versions where id = ${base}::uuid) as sealed
+      from versions where id = ${head}::uuid`.execute(db);
+    expect(version.rows[0]).toEqual({ base_id: base, sealed: true });
+    const own = await sql<{ n: number }>`select count(*)::int as n from version_rows where version_id = ${head}::uuid`.execute(db);
+    expect(own.rows[0]!.n).toBe(2);
+    const explore = await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?threshold=0`);
+    expect(explore.body.clusters.flatMap((c: { previews: Array<{ file_name: string }> }) => c.previews.map((p) => p.file_name)).sort()).toEqual([
+      'coffee.png',
+      'dog.jpg',
+      'horses.jpg',
+      'kite.jpg',
+      'person.jpg',
+    ]);
+
+    // Nothing but the head holds the base now (the creation snapshot is purged behind the API's back): it stays.
+    await sql`update datasets set current_snapshot_id = null where id = ${datasetId}::uuid`.execute(db);
+    await sql`update snapshots set deleted_at = now() - interval '1 day' where dataset_id = ${datasetId}::uuid`.execute(db);
+    await waitFor(async () => ((await sql`select 1 from snapshots where dataset_id = ${datasetId}::uuid`.execute(db)).rows.length === 0 ? true : undefined), 10_000, 'purged');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await versionExists(base)).toBe(true);
+
+    // A reindex writes a full version again; then neither the delta nor its base is held, and both are swept.
+    expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/reindex`)).status).toBe(202);
+    await waitStatus(datasetId, ['READY']);
+    const reindexed = await headOf(datasetId);
+    const full = await sql<{ base_id: string | null; n: number }>`select v.base_id, (select count(*)::int from version_rows where version_id = v.id) as n
+      from versions v where v.id = ${reindexed}::uuid`.execute(db);
+    expect(full.rows[0]).toEqual({ base_id: null, n: 5 });
+    await waitFor(async () => (!(await versionExists(head)) && !(await versionExists(base)) ? true : undefined), 10_000, 'delta and base swept');
+    expect((await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}`)).body.n_images).toBe(5);
+  });
 });

@@ -161,6 +161,8 @@ export interface VersionsTable {
   created_at: Generated<Date>;
   /** When it stopped being a dataset's head; the sweep waits a grace period after this. */
   released_at: Date | null;
+  /** A sealed version whose rows this one has too, except where it holds its own row for the media. */
+  base_id: Generated<string | null>;
 }
 
 export type SnapshotReason = 'manual' | 'creation' | 'clone';
@@ -308,6 +310,9 @@ export interface Database {
   media: MediaTable;
   versions: VersionsTable;
   snapshots: SnapshotsTable;
+  /** The rows a version holds itself; write here. */
+  version_rows: VersionMediaTable;
+  /** A view: a version's own rows and those it inherits from its base; read here. */
   version_media: VersionMediaTable;
   media_embeddings: MediaEmbeddingsTable;
   version_indexes: VersionIndexesTable;

@@ -22,7 +22,7 @@ export interface IndexResultRows {
 
 const PAGE = 5000;
 
-/** Reads a version's vectors and writes its index: clusters and scores on version_media, the rest in version_indexes. */
+/** Reads a version's vectors and writes its index: clusters and scores on version rows, the rest in version_indexes. */
 export class IndexingRepo {
   constructor(private readonly db: Db) {}
 
@@ -61,10 +61,10 @@ export class IndexingRepo {
     return { mediaIds, phashes, vectors: mediaIds.length === total ? vectors : vectors.slice(0, mediaIds.length * dimensions) };
   }
 
-  /** Writes a slice of results; rows are updated in place in the (unsealed) version. */
+  /** Writes a slice of results onto the version's own rows (a full version, or the new rows of a delta). */
   async writeResults(trx: Db, versionId: string, rows: IndexResultRows): Promise<void> {
     const [l0, l1, l2, l3, l4] = rows.clusters;
-    await sql`update version_media vm set
+    await sql`update version_rows vm set
         ordinal = r.ordinal, cluster_l0 = r.l0, cluster_l1 = r.l1, cluster_l2 = r.l2, cluster_l3 = r.l3, cluster_l4 = r.l4,
         uniqueness_score = r.uniqueness, nn_similarity = r.nearest, is_outlier = r.outlier, duplicate_group = r.dup
       from unnest(${rows.mediaIds}::uuid[], ${rows.ordinals}::int[], ${l0}::uuid[], ${l1}::uuid[], ${l2}::uuid[], ${l3}::uuid[], ${l4}::uuid[],
@@ -75,14 +75,14 @@ export class IndexingRepo {
 
   /** Before a (re)write: no media keeps results from an earlier attempt or an earlier index. */
   async clearResults(trx: Db, versionId: string): Promise<void> {
-    await sql`update version_media set ordinal = null, cluster_l0 = null, cluster_l1 = null, cluster_l2 = null, cluster_l3 = null,
+    await sql`update version_rows set ordinal = null, cluster_l0 = null, cluster_l1 = null, cluster_l2 = null, cluster_l3 = null,
         cluster_l4 = null, uniqueness_score = null, nn_similarity = null, is_outlier = false, duplicate_group = null
       where version_id = ${versionId}::uuid`.execute(trx);
   }
 
   /** A video takes the clusters of its first frame, so it is found (and exported) with them. */
   async videosFollowFrames(trx: Db, versionId: string): Promise<void> {
-    await sql`update version_media v set cluster_l0 = f.cluster_l0, cluster_l1 = f.cluster_l1, cluster_l2 = f.cluster_l2,
+    await sql`update version_rows v set cluster_l0 = f.cluster_l0, cluster_l1 = f.cluster_l1, cluster_l2 = f.cluster_l2,
         cluster_l3 = f.cluster_l3, cluster_l4 = f.cluster_l4
       from (
         select distinct on (fr.parent_media_id) fr.parent_media_id as video_id,
@@ -146,8 +146,13 @@ export class IndexingRepo {
   /** Media that gained a near-duplicate: their level-0 cluster becomes their duplicate group. */
   async markDuplicates(trx: Db, versionId: string, mediaIds: string[]): Promise<void> {
     if (mediaIds.length === 0) return;
-    await sql`update version_media set duplicate_group = cluster_l0
-      where version_id = ${versionId}::uuid and media_id = any(${mediaIds}::uuid[]) and duplicate_group is null`.execute(trx);
+    // Copy-on-write: a row the version inherits from its base becomes its own, with the new group.
+    await sql`insert into version_rows (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
+        uniqueness_score, nn_similarity, is_outlier, duplicate_group)
+      select ${versionId}::uuid, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
+        uniqueness_score, nn_similarity, is_outlier, cluster_l0
+      from version_media where version_id = ${versionId}::uuid and media_id = any(${mediaIds}::uuid[]) and duplicate_group is null
+      on conflict (version_id, media_id) do update set duplicate_group = excluded.duplicate_group`.execute(trx);
   }
 
   async setEmbeddingConfig(trx: Db, datasetId: string, config: EmbeddingConfig): Promise<void> {

@@ -31,7 +31,7 @@ const WRITE_CHUNK = 5000;
 
 /**
  * Indexes one unsealed version in place: reads its vectors, computes graph, clusters and scores off the
- * event loop, writes them onto its version_media rows and saves the ANN index as a blob. Safe to rerun.
+ * event loop, writes them onto its own version rows and saves the ANN index as a blob. Safe to rerun.
  */
 export async function indexVersion(deps: VersionIndexerDeps, versionId: string, signal: AbortSignal, progress: Progress): Promise<{ items: number }> {
   const model = modelKey(deps.embedding);

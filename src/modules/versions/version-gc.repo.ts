@@ -8,9 +8,9 @@ export interface VersionSweepResult {
 }
 
 /**
- * Reclaims versions nothing references: not a dataset's head, not held by a snapshot (a soft-deleted one
- * holds it until purged), not the working or source version of an active task or a running export. Media no version or
- * upload uses any more go with them, and their blobs to the blob queue.
+ * Reclaims versions nothing references: not a dataset's head, not another version's base, not held by a
+ * snapshot (a soft-deleted one holds it until purged), not the working or source version of an active task
+ * or a running export. Media no version or upload uses any more go with them, their blobs to the blob queue.
  */
 export class VersionGcRepo {
   constructor(private readonly db: Db) {}
@@ -23,6 +23,7 @@ export class VersionGcRepo {
         where coalesce(v.released_at, v.created_at) < ${options.releasedBefore}
           and not exists (select 1 from datasets d where d.head_version_id = v.id)
           and not exists (select 1 from snapshots s where s.version_id = v.id)
+          and not exists (select 1 from versions c where c.base_id = v.id)
           and not exists (select 1 from tasks t where t.status in ('INITIALIZING', 'RUNNING')
             and (t.id = v.task_id or t.config ->> 'version_id' = v.id::text))
           and not exists (select 1 from exports e where e.version_id = v.id and e.status in ('PENDING', 'RUNNING'))
@@ -33,7 +34,7 @@ export class VersionGcRepo {
       if (ids.length === 0) return { snapshotsPurged: Number(purged.numDeletedRows), versionsDeleted: 0, mediaDeleted: 0 };
 
       await sql`create temp table gc_media on commit drop as
-        select distinct media_id from version_media where version_id = any(${ids}::uuid[])`.execute(trx);
+        select distinct media_id from version_rows where version_id = any(${ids}::uuid[])`.execute(trx);
       await sql`insert into blob_gc_candidates (hash)
         select ann_blob_hash from version_indexes where version_id = any(${ids}::uuid[]) and ann_blob_hash is not null
         on conflict (hash) do update set queued_at = now()`.execute(trx);
@@ -53,7 +54,7 @@ export async function deleteUnreferencedMedia(trx: Db, table: string): Promise<n
     with gone as (
       delete from media m using ${sql.table(table)} g
       where m.id = g.media_id
-        and not exists (select 1 from version_media vm where vm.media_id = m.id)
+        and not exists (select 1 from version_rows vm where vm.media_id = m.id)
         and not exists (select 1 from upload_files f where f.media_id = m.id)
       returning m.id, m.blob_hash, m.thumb_hash, m.preview_hash
     ), frames as (

@@ -2,6 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { DatasetStatus } from '../../core/dataset-status.js';
 
+/** How a change's version starts: a copy of every row, or only what differs from a sealed base. */
+export type ForkKind = 'full' | 'delta';
+
 export interface VersionCounts {
   n_images: number;
   n_videos: number;
@@ -15,33 +18,44 @@ export class VersionsRepo {
    * The unsealed version a task writes its change into: forked from the head on the task's first run,
    * found again on a rerun so the work resumes instead of starting a second copy.
    */
-  async forkForTask(trx: Db, datasetId: string, taskId: string): Promise<string> {
+  async forkForTask(trx: Db, datasetId: string, taskId: string, kind: ForkKind = 'full'): Promise<string> {
     const existing = await trx.selectFrom('versions').select(['id', 'sealed']).where('task_id', '=', taskId).executeTakeFirst();
     if (existing?.sealed) throw new Error(`version ${existing.id} of task ${taskId} is sealed and cannot be written`);
-    return existing ? existing.id : this.fork(trx, datasetId, taskId);
+    return existing ? existing.id : this.fork(trx, datasetId, taskId, kind);
   }
 
-  /** A new unsealed version holding everything the current head holds. */
-  async fork(trx: Db, datasetId: string, taskId: string | null = null): Promise<string> {
+  /**
+   * A new unsealed version holding everything the current head holds. `full` copies every row (a change
+   * that rewrites them all: an index); `delta` copies none: the new version inherits the rows of the
+   * head's base (the head itself, sealed for that, when it has none) and copies only the head's own
+   * rows, so its cost is what changed since the base, not the dataset's size.
+   */
+  async fork(trx: Db, datasetId: string, taskId: string | null = null, kind: ForkKind = 'full'): Promise<string> {
     const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
+    const headId = head.head_version_id;
+    const headBase = headId ? (await trx.selectFrom('versions').select('base_id').where('id', '=', headId).executeTakeFirstOrThrow()).base_id : null;
+    const baseId = kind === 'delta' && headId ? (headBase ?? headId) : null;
+    if (baseId) await this.seal(trx, baseId);
     const { id } = await trx
       .insertInto('versions')
-      .values({ dataset_id: datasetId, parent_id: head.head_version_id, task_id: taskId })
+      .values({ dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: baseId })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (head.head_version_id) {
-      await sql`insert into version_media (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
+    if (headId && baseId !== headId) {
+      // full: every row the head has (own and inherited); delta over the head's base: the head's own rows.
+      const source = baseId ? sql`version_rows` : sql`version_media`;
+      await sql`insert into version_rows (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
           uniqueness_score, nn_similarity, is_outlier, duplicate_group)
         select ${id}::uuid, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
           uniqueness_score, nn_similarity, is_outlier, duplicate_group
-        from version_media where version_id = ${head.head_version_id}::uuid`.execute(trx);
+        from ${source} where version_id = ${headId}::uuid`.execute(trx);
     }
     return id;
   }
 
   /** Adds the media an upload transaction produced, with the frames of its videos. */
   async addTransactionMedia(trx: Db, versionId: string, datasetId: string, transId: number): Promise<void> {
-    await sql`insert into version_media (version_id, media_id)
+    await sql`insert into version_rows (version_id, media_id)
       select ${versionId}::uuid, m.id
       from upload_files f join media m on m.id = f.media_id or m.parent_media_id = f.media_id
       where f.dataset_id = ${datasetId}::uuid and f.trans_id = ${transId}::int
