@@ -310,6 +310,8 @@ export interface Database {
   media: MediaTable;
   versions: VersionsTable;
   snapshots: SnapshotsTable;
+  /** The delta versions and their bases (also in versions.base_id), for the version_media view. */
+  version_bases: { version_id: string; base_id: string };
   /** The rows a version holds itself; write here. */
   version_rows: VersionMediaTable;
   /** A view: a version's own rows and those it inherits from its base; read here. */

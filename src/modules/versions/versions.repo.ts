@@ -41,6 +41,12 @@ export class VersionsRepo {
       .values({ dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: baseId })
       .returning('id')
       .executeTakeFirstOrThrow();
+    if (baseId) {
+      await trx.insertInto('version_bases').values({ version_id: id, base_id: baseId }).execute();
+      // The table stays far below autovacuum's thresholds; without statistics the planner reads a delta's
+      // inherited rows by index probes (measured: Explore at 1M media 4.4 s instead of 2.2 s).
+      await sql`analyze version_bases`.execute(trx);
+    }
     if (headId && baseId !== headId) {
       // full: every row the head has (own and inherited); delta over the head's base: the head's own rows.
       const source = baseId ? sql`version_rows` : sql`version_media`;
