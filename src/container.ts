@@ -116,9 +116,9 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const media = new MediaService(mediaRepo, datasets, blobs, signer);
   const images = new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
-  const addMediaRepo = new AddMediaRepo(db, tasksRepo);
+  const addMediaRepo = new AddMediaRepo(db);
   const localRoots = await Promise.all(config.addMedia.localRoots.map((root) => realpath(root).catch(() => root)));
-  const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, tasksRepo, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv), {
+  const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, datasetsRepo, tasksRepo, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv), {
     enabled: config.addMedia.enabled,
     localRoots,
     limits: config.upload,

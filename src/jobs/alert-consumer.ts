@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AlertsService } from '../modules/notifications/alerts.service.js';
+import { CoalescedRunner } from './lib/coalesced.js';
 
 /**
  * Runs alert evaluation in the worker role: a "media batch processed" NOTIFY pokes it at once, and a
@@ -8,13 +9,17 @@ import type { AlertsService } from '../modules/notifications/alerts.service.js';
  */
 export class AlertConsumer {
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly runner: CoalescedRunner;
 
   constructor(
     private readonly alerts: AlertsService,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.runner = new CoalescedRunner(
+      () => this.drain(),
+      (err) => this.log.warn({ err }, 'alert sweep failed; it runs again at the next interval'),
+    );
+  }
 
   start(sweepIntervalMs: number): void {
     if (this.timer) return;
@@ -24,27 +29,14 @@ export class AlertConsumer {
 
   /** Evaluate pending batches now; ignored until started (the API role never starts it). */
   poke(): void {
-    if (!this.timer) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err: unknown) => this.log.warn({ err }, 'alert sweep failed; it runs again at the next interval'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.poke();
-        }
-      });
+    if (this.timer) this.runner.trigger();
   }
 
   /** Stops the sweep and waits for a pass in progress, so the database can close after it. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running;
+    await this.runner.idle();
   }
 
   private async drain(): Promise<void> {

@@ -17,6 +17,8 @@ export interface BlobGcOptions {
 }
 
 const BATCH = 500;
+/** Versions deleted per transaction: each may carry a million rows. */
+const VERSION_BATCH = 20;
 
 /** The garbage sweep: expired exports, unreferenced versions, then queued blobs nothing references; returns a stop function. */
 export function startBlobGc(options: BlobGcOptions): () => void {
@@ -51,9 +53,9 @@ async function sweepVersions(options: BlobGcOptions): Promise<void> {
     const result = await repo.sweep({
       releasedBefore: new Date(now - graceSeconds * 1000),
       purgeDeletedBefore: new Date(now - purgeDeletedAfterSeconds * 1000),
-      limit: 20,
+      limit: VERSION_BATCH,
     });
     if (result.versionsDeleted > 0 || result.snapshotsPurged > 0) options.log.info(result, 'unreferenced versions swept');
-    if (result.versionsDeleted < 20) return;
+    if (result.versionsDeleted < VERSION_BATCH) return;
   }
 }

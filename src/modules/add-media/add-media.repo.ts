@@ -1,25 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { CHANNELS } from '../../adapters/events/pg-events.js';
-import type { DatasetStatus } from '../../core/dataset-status.js';
-import type { TasksRepo } from '../tasks/tasks.repo.js';
 
-/** The state add media and reindex decide on, and the writes that start and finish a batch. */
+/** The writes that start and finish a media batch. */
 export class AddMediaRepo {
-  constructor(
-    private readonly db: Db,
-    private readonly tasks: TasksRepo,
-  ) {}
-
-  /** The dataset's status, embedding config and running task types; `lock` holds its row until the transaction ends. */
-  async state(trx: Db, datasetId: string, lock: boolean) {
-    let q = trx.selectFrom('datasets').select(['status_new', 'embedding_config', 'display_name']).where('id', '=', datasetId);
-    if (lock) q = q.forUpdate();
-    const dataset = await q.executeTakeFirst();
-    if (!dataset) return undefined;
-    const running = await this.tasks.runningTypes(trx, datasetId);
-    return { status: dataset.status_new, embeddingConfig: dataset.embedding_config, name: dataset.display_name, running };
-  }
+  constructor(private readonly db: Db) {}
 
   /** A new upload transaction for the batch, already PROCESSING (the dataset row is locked by the caller). */
   async openBatch(trx: Db, datasetId: string, userId: string): Promise<number> {
@@ -29,10 +14,6 @@ export class AddMediaRepo {
       from upload_transactions where dataset_id = ${datasetId}::uuid
       returning trans_id`.execute(trx);
     return row.rows[0]!.trans_id;
-  }
-
-  async setStatus(trx: Db, datasetId: string, status: DatasetStatus): Promise<void> {
-    await trx.updateTable('datasets').set({ status_new: status, progress: 0 }).where('id', '=', datasetId).execute();
   }
 
   /** Records the processed batch once (a rerun finds it) and tells listeners, both when the transaction commits. */

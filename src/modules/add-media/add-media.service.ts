@@ -12,6 +12,7 @@ import { ArchiveRefusedError, type SkippedEntry } from '../../adapters/archives/
 import { errors } from '../../core/errors.js';
 import { type DatasetOperation, requireOperation } from '../../core/operations.js';
 import type { Principal } from '../auth/auth.service.js';
+import type { DatasetsRepo } from '../datasets/datasets.repo.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionRepo, NewUploadFile } from '../ingestion/ingestion.repo.js';
 import type { UploadLimits } from '../ingestion/ingestion.service.js';
@@ -52,6 +53,7 @@ export class AddMediaService {
     private readonly repo: AddMediaRepo,
     private readonly ingestion: IngestionRepo,
     private readonly datasets: DatasetsService,
+    private readonly datasetsRepo: DatasetsRepo,
     private readonly tasks: TasksRepo,
     private readonly blobs: BlobStore,
     private readonly blobGc: BlobGcRepo,
@@ -129,7 +131,7 @@ export class AddMediaService {
     await this.datasets.authorize(principal, datasetId, 'write');
     return this.db.transaction().execute(async (trx) => {
       const state = await this.requireState(trx, datasetId, 'reindex');
-      await this.repo.setStatus(trx, datasetId, 'READ ONLY');
+      await this.datasetsRepo.setStatus(trx, datasetId, 'READ ONLY');
       return this.tasks.create(trx, { datasetId, type: 'REINDEX', createdBy: principal.userId, config: { previous_status: state.status } });
     });
   }
@@ -142,10 +144,10 @@ export class AddMediaService {
   }
 
   private async requireState(trx: Db, datasetId: string, operation: DatasetOperation, lock = false) {
-    const state = await this.repo.state(trx, datasetId, lock);
+    const state = await this.datasetsRepo.operationState(trx, datasetId, lock);
     if (!state) throw errors.datasetNotFound();
     if (operation === 'add_media' && !state.embeddingConfig) throw errors.noEmbeddingConfig(datasetId);
-    requireOperation(operation, state.status, state.running);
+    requireOperation(operation, state.status, await this.tasks.runningTypes(trx, datasetId));
     return state;
   }
 
@@ -155,7 +157,7 @@ export class AddMediaService {
       const state = await this.requireState(trx, datasetId, 'add_media', true);
       const transId = await this.repo.openBatch(trx, datasetId, principal.userId);
       await this.ingestion.addFiles(trx, datasetId, transId, batch.files);
-      await this.repo.setStatus(trx, datasetId, 'READ ONLY');
+      await this.datasetsRepo.setStatus(trx, datasetId, 'READ ONLY');
       return this.tasks.create(trx, {
         datasetId,
         type: 'MEDIA_ADDITION',

@@ -28,14 +28,14 @@ export class DatasetsRepo {
     return row.id;
   }
 
-  /** Locks the dataset's row for the caller's transaction and returns what operations decide on. */
-  async lockState(trx: Db, datasetId: string) {
-    const row = await trx
-      .selectFrom('datasets')
-      .select(['status_new', 'head_version_id', 'embedding_config'])
-      .where('id', '=', datasetId)
-      .forUpdate()
-      .executeTakeFirst();
+  /**
+   * What operations decide on; `lock` (the default) holds the dataset's row until the caller's transaction
+   * ends, so a check and the change it allows cannot interleave with another.
+   */
+  async operationState(trx: Db, datasetId: string, lock = true) {
+    let q = trx.selectFrom('datasets').select(['status_new', 'head_version_id', 'embedding_config']).where('id', '=', datasetId);
+    if (lock) q = q.forUpdate();
+    const row = await q.executeTakeFirst();
     return row && { status: row.status_new, headVersionId: row.head_version_id, embeddingConfig: row.embedding_config };
   }
 

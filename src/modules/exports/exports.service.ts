@@ -54,7 +54,7 @@ export class ExportsService {
     await this.datasets.authorize(principal, datasetId, 'read');
     if (request.selection !== null) validateSelection(request.selection);
     return this.db.transaction().execute(async (trx) => {
-      const state = await this.datasetsRepo.lockState(trx, datasetId);
+      const state = await this.datasetsRepo.operationState(trx, datasetId);
       if (!state) throw errors.datasetNotFound();
       if (!canExport(state.status, await this.tasks.runningTypes(trx, datasetId)) || !state.headVersionId) throw errors.exportNotReady(state.status);
       const versionId = state.headVersionId;

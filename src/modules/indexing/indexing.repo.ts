@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import { ownRows } from '../versions/versions.repo.js';
 import type { EmbeddingConfig } from '../../adapters/db/schema.js';
 import { bytesInto, bytesToVector, vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
 
@@ -146,13 +147,9 @@ export class IndexingRepo {
   /** Media that gained a near-duplicate: their level-0 cluster becomes their duplicate group. */
   async markDuplicates(trx: Db, versionId: string, mediaIds: string[]): Promise<void> {
     if (mediaIds.length === 0) return;
-    // Copy-on-write: a row the version inherits from its base becomes its own, with the new group.
-    await sql`insert into version_rows (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
-        uniqueness_score, nn_similarity, is_outlier, duplicate_group)
-      select ${versionId}::uuid, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
-        uniqueness_score, nn_similarity, is_outlier, cluster_l0
-      from version_media where version_id = ${versionId}::uuid and media_id = any(${mediaIds}::uuid[]) and duplicate_group is null
-      on conflict (version_id, media_id) do update set duplicate_group = excluded.duplicate_group`.execute(trx);
+    await ownRows(trx, versionId, mediaIds);
+    await sql`update version_rows set duplicate_group = cluster_l0
+      where version_id = ${versionId}::uuid and media_id = any(${mediaIds}::uuid[]) and duplicate_group is null`.execute(trx);
   }
 
   async setEmbeddingConfig(trx: Db, datasetId: string, config: EmbeddingConfig): Promise<void> {

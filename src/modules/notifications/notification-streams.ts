@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { CoalescedRunner } from '../../jobs/lib/coalesced.js';
 import { presentNotification } from './notifications.presenter.js';
 import type { NotificationRow, NotificationsRepo } from './notifications.repo.js';
 
@@ -50,8 +51,10 @@ export class NotificationStreams {
   private started = false;
   private starting: Promise<void> | null = null;
   private timers: NodeJS.Timeout[] = [];
-  private reading: Promise<void> | null = null;
-  private readAgain = false;
+  private readonly reader = new CoalescedRunner(
+    () => this.drain(),
+    (err) => this.log.warn({ err }, 'reading new notifications failed; the next poll retries'),
+  );
 
   constructor(
     private readonly repo: NotificationsRepo,
@@ -145,20 +148,7 @@ export class NotificationStreams {
   }
 
   private read(): void {
-    if (!this.started) return;
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
-    this.reading = this.drain()
-      .catch((err: unknown) => this.log.warn({ err }, 'reading new notifications failed; the next poll retries'))
-      .finally(() => {
-        this.reading = null;
-        if (this.readAgain) {
-          this.readAgain = false;
-          this.read();
-        }
-      });
+    if (this.started) this.reader.trigger();
   }
 
   private async drain(): Promise<void> {

@@ -131,7 +131,7 @@ export class SnapshotsService {
   }
 
   private async lockedState(trx: Db, datasetId: string) {
-    const dataset = await this.datasetsRepo.lockState(trx, datasetId);
+    const dataset = await this.datasetsRepo.operationState(trx, datasetId);
     if (!dataset) throw errors.datasetNotFound();
     return { ...dataset, running: await this.tasks.runningTypes(trx, datasetId) };
   }

@@ -2,6 +2,21 @@ import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { DatasetStatus } from '../../core/dataset-status.js';
 
+/** A version row's columns but its version_id: what a fork or a copy on write carries over. */
+const ROW_STATE = sql.raw(
+  'media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier, duplicate_group',
+);
+
+/**
+ * Copy on write: the rows of `mediaIds` that the (unsealed) version only inherits from its base become
+ * its own, so they can be updated in place like the rest of its rows.
+ */
+export async function ownRows(trx: Db, versionId: string, mediaIds: string[]): Promise<void> {
+  await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${versionId}::uuid, ${ROW_STATE}
+    from version_media where version_id = ${versionId}::uuid and media_id = any(${mediaIds}::uuid[])
+    on conflict (version_id, media_id) do nothing`.execute(trx);
+}
+
 /** How a change's version starts: a copy of every row, or only what differs from a sealed base. */
 export type ForkKind = 'full' | 'delta';
 
@@ -50,10 +65,7 @@ export class VersionsRepo {
     if (headId && baseId !== headId) {
       // full: every row the head has (own and inherited); delta over the head's base: the head's own rows.
       const source = baseId ? sql`version_rows` : sql`version_media`;
-      await sql`insert into version_rows (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
-          uniqueness_score, nn_similarity, is_outlier, duplicate_group)
-        select ${id}::uuid, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
-          uniqueness_score, nn_similarity, is_outlier, duplicate_group
+      await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${id}::uuid, ${ROW_STATE}
         from ${source} where version_id = ${headId}::uuid`.execute(trx);
     }
     return id;

@@ -1,0 +1,145 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Uploads, immutable media facts, versions and what hangs off them: the tables of the media pipeline. */
+
+export type MediaType = 'IMAGE' | 'VIDEO' | 'VIDEO_FRAME';
+export type UploadStatus = 'OPEN' | 'PROCESSING' | 'PROCESSED';
+
+export interface UploadTransactionsTable {
+  dataset_id: string;
+  trans_id: number;
+  status: Generated<UploadStatus>;
+  created_by: string;
+  created_at: Generated<Date>;
+}
+
+export interface UploadFilesTable {
+  id: Generated<string>;
+  dataset_id: string;
+  trans_id: number;
+  file_name: string;
+  blob_hash: string;
+  size: number;
+  kind: 'image' | 'video';
+  format: string;
+  mime: string;
+  media_id: string | null;
+  error: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface MediaTable {
+  id: Generated<string>;
+  blob_hash: string;
+  media_type: MediaType;
+  parent_media_id: string | null;
+  frame_timestamp: number | null;
+  file_name: string;
+  format: string;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  duration_seconds: number | null;
+  exif: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  thumb_hash: string | null;
+  preview_hash: string | null;
+  phash: string | null;
+  blur: number | null;
+  brightness: number | null;
+  quality_flags: Generated<string[]>;
+  search_text: ColumnType<string, never, never>;
+  created_at: Generated<Date>;
+}
+
+export interface MediaEmbeddingsTable {
+  media_id: string;
+  /** `name@version` of the embedder. */
+  model: string;
+  vector: Buffer;
+}
+
+export interface VersionsTable {
+  id: Generated<string>;
+  /** The dataset that made it; null once that dataset is deleted (a clone may still use the version). */
+  dataset_id: string | null;
+  parent_id: string | null;
+  sealed: Generated<boolean>;
+  task_id: string | null;
+  created_at: Generated<Date>;
+  /** When it stopped being a dataset's head; the sweep waits a grace period after this. */
+  released_at: Date | null;
+  /** A sealed version whose rows this one has too, except where it holds its own row for the media. */
+  base_id: Generated<string | null>;
+}
+
+export type SnapshotReason = 'manual' | 'creation' | 'clone';
+
+export interface SnapshotsTable {
+  id: Generated<string>;
+  dataset_id: string;
+  version_id: string;
+  name: string;
+  description: Generated<string>;
+  reason: SnapshotReason;
+  n_images: number;
+  n_videos: number;
+  created_by: string;
+  created_at: Generated<Date>;
+  deleted_at: Date | null;
+  training_model_id: string | null;
+  training_model_name: string | null;
+}
+
+export interface VersionMediaTable {
+  version_id: string;
+  media_id: string;
+  /** Position of the media's vector in the version's ANN index. */
+  ordinal: number | null;
+  cluster_l0: string | null;
+  cluster_l1: string | null;
+  cluster_l2: string | null;
+  cluster_l3: string | null;
+  cluster_l4: string | null;
+  uniqueness_score: number | null;
+  nn_similarity: number | null;
+  is_outlier: Generated<boolean>;
+  duplicate_group: string | null;
+}
+
+export interface VersionIndexesTable {
+  version_id: string;
+  model: string;
+  dimensions: number;
+  item_count: number;
+  mean: Buffer;
+  ann_blob_hash: string | null;
+  params: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Generated<Date>;
+}
+
+export interface SimilarityAnchorsTable {
+  id: Generated<string>;
+  dataset_id: string;
+  model: string;
+  vector: Buffer;
+  file_name: string;
+  created_by: string;
+  created_at: Generated<Date>;
+}
+
+export interface BlobGcCandidatesTable {
+  hash: string;
+  queued_at: Generated<Date>;
+}
+
+export interface MediaBatchesTable {
+  id: string;
+  dataset_id: string;
+  trans_id: number;
+  /** The version the batch committed; null once the sweep reclaimed it. */
+  version_id: string | null;
+  media_count: number;
+  processed_at: Generated<Date>;
+  alerts_evaluated_at: Date | null;
+}
