@@ -82,7 +82,14 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
         extraJobs: {
           [EXPORT_JOB]: (payload, signal) =>
             runExport(
-              { db: container.database.db, blobs: container.blobs, exports: container.repos.exports, log, ttlSeconds: config.export.ttlSeconds },
+              {
+                db: container.database.db,
+                blobs: container.blobs,
+                exports: container.repos.exports,
+                blobGc: container.repos.blobGc,
+                log,
+                ttlSeconds: config.export.ttlSeconds,
+              },
               (payload as { exportId: string }).exportId,
               signal,
             ),

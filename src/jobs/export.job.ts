@@ -4,11 +4,13 @@ import type { Db } from '../adapters/db/database.js';
 import { buildArchive } from '../modules/exports/export-archive.js';
 import type { MediaSelection } from '../modules/exports/export-items.js';
 import type { ExportsRepo } from '../modules/exports/exports.repo.js';
+import type { BlobGcRepo } from '../modules/media/blob-gc.repo.js';
 
 export interface ExportJobDeps {
   db: Db;
   blobs: BlobStore;
   exports: ExportsRepo;
+  blobGc: Pick<BlobGcRepo, 'queue'>;
   log: Logger;
   /** How long a finished export (its archive, its status) is kept. */
   ttlSeconds: number;
@@ -50,13 +52,15 @@ export async function runExport(deps: ExportJobDeps, exportId: string, signal: A
         reported = pct;
       },
     );
-    await deps.exports.finish(exportId, {
+    const finished = await deps.exports.finish(exportId, {
       status: 'COMPLETED',
       message: `Exported ${archive.items} media item(s)${row.include_images ? ' with their files' : ''}`,
       blobHash: archive.hash,
       size: archive.size,
       expiresAt: expiresAt(),
     });
+    // Its dataset went meanwhile: nothing will reference the archive, so the sweep may take it.
+    if (!finished) await deps.blobGc.queue([archive.hash]);
   } catch (err) {
     // A shutdown leaves the export RUNNING; the queue runs it again after the restart.
     if (signal.aborted) throw err;

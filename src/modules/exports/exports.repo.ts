@@ -78,7 +78,11 @@ export class ExportsRepo {
     await this.db.updateTable('exports').set({ progress }).where('id', '=', exportId).where('status', '=', 'RUNNING').execute();
   }
 
-  async finish(exportId: string, outcome: { status: Extract<ExportState, 'COMPLETED' | 'FAILED'>; message: string; blobHash?: string; size?: number; expiresAt: Date }) {
+  /** False when the export is no longer there to finish (its dataset was deleted meanwhile). */
+  async finish(
+    exportId: string,
+    outcome: { status: Extract<ExportState, 'COMPLETED' | 'FAILED'>; message: string; blobHash?: string; size?: number; expiresAt: Date },
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('exports')
       .set({
@@ -93,10 +97,7 @@ export class ExportsRepo {
       .where('id', '=', exportId)
       .where('status', '=', 'RUNNING')
       .executeTakeFirst();
-    // The export was deleted meanwhile (its dataset went): nothing will reference the archive, so the sweep may take it.
-    if (result.numUpdatedRows === 0n && outcome.blobHash) {
-      await sql`insert into blob_gc_candidates (hash) values (${outcome.blobHash}) on conflict (hash) do update set queued_at = now()`.execute(this.db);
-    }
+    return result.numUpdatedRows > 0n;
   }
 
   async countItems(versionId: string, selection: MediaSelection | null): Promise<number> {
