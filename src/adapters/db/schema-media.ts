@@ -105,6 +105,13 @@ export interface VersionMediaTable {
   nn_similarity: number | null;
   is_outlier: Generated<boolean>;
   duplicate_group: string | null;
+  /** Written by an image captioner (enrichment). */
+  caption: string | null;
+  tags: Generated<string[]>;
+  /** The media's class name. */
+  label: string | null;
+  /** Imported custom metadata: field name → value. */
+  custom_fields: Generated<Record<string, unknown>>;
 }
 
 export interface VersionIndexesTable {

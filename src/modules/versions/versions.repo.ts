@@ -4,7 +4,7 @@ import type { DatasetStatus } from '../../core/dataset-status.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
 const ROW_STATE = sql.raw(
-  'media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier, duplicate_group',
+  'media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier, duplicate_group, caption, tags, label, custom_fields',
 );
 
 /**
