@@ -22,6 +22,8 @@ import { type MetricsSource, registerMetrics } from './modules/system/metrics.js
 import { systemRoutes } from './modules/system/system.routes.js';
 import { snapshotsRoutes } from './modules/snapshots/snapshots.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
+import { enrichmentRoutes } from './modules/enrichment/enrichment.routes.js';
+import { EnrichmentModel } from './modules/enrichment/enrichment.schemas.js';
 import { Snapshot } from './modules/snapshots/snapshots.schemas.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { viewsRoutes } from './modules/views/views.routes.js';
@@ -81,7 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
 
-  for (const schema of [ErrorBody, Dataset, Task, AccessEntry, Snapshot, SavedView, Notification]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Dataset, Task, AccessEntry, Snapshot, SavedView, Notification, EnrichmentModel]) app.addSchema(schema);
   registerAuthentication(app, deps.services.auth);
 
   const { auth, datasets, access, tasks, ingestion, media } = deps.services;
@@ -96,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   addMediaRoutes(app, { addMedia: deps.services.addMedia, processRoutes: deps.processRoutes ?? false });
   snapshotsRoutes(app, { snapshots: deps.services.snapshots });
   exportsRoutes(app, { exports: deps.services.exports, auth, publicUrl: deps.publicUrl });
+  enrichmentRoutes(app, { enrichment: deps.services.enrichment });
   viewsRoutes(app, { views: deps.services.views });
   notificationsRoutes(app, { notifications: deps.services.notifications });
   notificationStreamRoutes(app, { notifications: deps.services.notifications });

@@ -33,6 +33,12 @@ export interface Config {
   /** Native threads for building the neighbour graph. */
   indexThreads: number;
   addMedia: { enabled: boolean; localRoots: string[] };
+  enrichment: {
+    /** Worker threads running the built-in vision models. */
+    threads: number;
+    /** An OpenAI-compatible vision endpoint that adds a CAPTION_IMAGES model; null when not configured. */
+    openai: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number; retries: number; concurrency: number } | null;
+  };
   /** The AWS_* settings object-storage sources read (region, endpoint, credentials); never logged. */
   objectStorageEnv: NodeJS.ProcessEnv;
 }
@@ -119,6 +125,21 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     return key;
   };
 
+  const openaiEndpoint = (): Config['enrichment']['openai'] => {
+    const baseUrl = url('ENRICH_OPENAI_BASE_URL', ['http:', 'https:']);
+    const model = value('ENRICH_OPENAI_MODEL');
+    if (baseUrl && !model) problems.push('ENRICH_OPENAI_MODEL must name the model when ENRICH_OPENAI_BASE_URL is set');
+    if (!baseUrl || !model) return null;
+    return {
+      baseUrl,
+      model,
+      apiKey: value('ENRICH_OPENAI_API_KEY') ?? null,
+      timeoutMs: integer('ENRICH_OPENAI_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
+      retries: integer('ENRICH_OPENAI_RETRIES', 2, 0, 10),
+      concurrency: integer('ENRICH_OPENAI_CONCURRENCY', 4, 1, 256),
+    };
+  };
+
   const config: Config = {
     role: oneOf('--role', overrides.role ?? value('LOUPE_ROLE'), ROLES, 'all'),
     port: integer('PORT', 8080, 0, 65535),
@@ -155,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     embeddingInputSize: integer('EMBEDDING_INPUT_SIZE', 256, 64, 1024),
     indexThreads: integer('INDEX_THREADS', 2, 1, 64),
     addMedia: { enabled: flag('ADD_MEDIA_ENABLED', true), localRoots: roots('LOCAL_MEDIA_ROOTS') },
+    enrichment: { threads: integer('ENRICH_THREADS', 2, 1, 64), openai: openaiEndpoint() },
     objectStorageEnv: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('AWS_'))),
   };
   if (config.embeddingInputSize % 32 !== 0) problems.push(`EMBEDDING_INPUT_SIZE must be a multiple of 32, got ${config.embeddingInputSize}`);

@@ -51,6 +51,13 @@ import { AlertConsumer } from './jobs/alert-consumer.js';
 import { VectorIndexCache } from './modules/explore/vector-index-cache.js';
 import { loadWordVectorEmbedder } from './adapters/models/text-embedder.js';
 import { centerNetIdentity } from './adapters/models/centernet-identity.js';
+import { OpenAiCaptioner } from './adapters/models/openai-captioner.js';
+import type { EnrichmentPool } from './adapters/models/enrichment/types.js';
+import { builtinEnrichment } from './adapters/models/enrichment/builtin.js';
+import { type EnrichmentModel, modelCatalogue, openaiModel } from './modules/enrichment/enrichment-models.js';
+import { EnrichmentRepo } from './modules/enrichment/enrichment.repo.js';
+import { EnrichmentService } from './modules/enrichment/enrichment.service.js';
+import { MediaEnricher } from './modules/enrichment/media-enricher.js';
 
 /** The services the HTTP layer (and the CLI, in part) call. */
 export interface Services {
@@ -66,6 +73,7 @@ export interface Services {
   views: ViewsService;
   notifications: NotificationsService;
   exports: ExportsService;
+  enrichment: EnrichmentService;
 }
 
 export interface Container {
@@ -133,7 +141,19 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const alerts = new AlertConsumer(new AlertsService(db, new AlertsRepo(db), notificationsRepo, explore, log), log);
   const exportsRepo = new ExportsRepo(db);
   const exports = new ExportsService(db, exportsRepo, datasets, datasetsRepo, tasksRepo, blobs, signer, config.export);
+  const openai = config.enrichment.openai ? new OpenAiCaptioner(config.enrichment.openai) : null;
+  const byoModels = openai && config.enrichment.openai ? [openaiModel(config.enrichment.openai.model, openai.host)] : [];
+  const catalogue = (): EnrichmentModel[] => modelCatalogue(builtinEnrichment.runtimes(), byoModels);
+  // Model weights load on the first enrichment, in worker threads, not at boot.
+  let enrichmentPool: EnrichmentPool | null = null;
+  const builtins = () => (enrichmentPool ??= builtinEnrichment.createPool({ threads: config.enrichment.threads }));
+  const enrichmentRepo = new EnrichmentRepo(db);
+  const enrichment = new EnrichmentService(db, enrichmentRepo, datasets, datasetsRepo, tasksRepo, catalogue);
   const jobDeps: JobDeps = {
+    enrichment: enrichmentRepo,
+    enricher: new MediaEnricher(builtins, openai),
+    enrichmentModels: catalogue,
+    enrichmentConcurrency: config.enrichment.threads + (openai ? config.enrichment.openai!.concurrency : 0),
     snapshots: snapshotsRepo,
     views: viewsRepo,
     addMedia: addMediaRepo,
@@ -179,7 +199,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     database,
     blobs,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db), exports: exportsRepo },
-    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications },
+    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, enrichment },
     jobDeps,
     alerts,
     notificationStreams,
@@ -191,6 +211,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       await alerts.stop();
       await events.close();
       await images.close();
+      await enrichmentPool?.close();
       await database.close();
     },
   };

@@ -89,6 +89,16 @@ export const errors = {
   notifyNotEntitled: (email: string) => new AppError(422, `notify_emails: ${email} is not a user with access to this dataset`),
   notificationNotFound: () => new AppError(404, 'Notification not found or already read'),
 
+  noEnrichmentModels: () => new AppError(422, 'enrichment_models must map at least one enrichment type to a model id'),
+  unknownEnrichmentType: (type: string, known: readonly string[]) =>
+    new AppError(422, `Unknown enrichment type '${type}'; the types are ${known.join(', ')}`),
+  unknownEnrichmentModel: (id: string) => new AppError(422, `Unknown enrichment model '${id}'; list the models with GET /api/v1/enrichment/{dataset_id}/list_models`),
+  enrichmentModelTypeMismatch: (id: string, modelType: string, asked: string) =>
+    new AppError(422, `Model '${id}' is a ${modelType} model and cannot be applied as ${asked}`),
+  enrichmentModelInactive: (id: string, status: string) => new AppError(422, `Model '${id}' is not Active (${status}) and cannot be applied`),
+  enrichmentDependencyMissing: (type: string, dependency: string) =>
+    new AppError(422, `${type} depends on ${dependency}: apply ${dependency} first or in the same request`),
+
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),
 } as const;

@@ -3,7 +3,7 @@ import { errors } from './errors.js';
 import { TASK_TYPES, type TaskType } from './tasks.js';
 
 /** Operations on a dataset that are checked against its status and running tasks before they start. */
-export const DATASET_OPERATIONS = ['add_media', 'reindex', 'create_snapshot', 'restore_snapshot', 'clone_snapshot'] as const;
+export const DATASET_OPERATIONS = ['add_media', 'reindex', 'create_snapshot', 'restore_snapshot', 'clone_snapshot', 'enrich_dataset'] as const;
 export type DatasetOperation = (typeof DATASET_OPERATIONS)[number];
 
 /** Everything that writes a dataset's media, index or annotations (spec 4.1 rule 1's list). */
@@ -16,12 +16,15 @@ export const OPERATION_FROM: Record<DatasetOperation, readonly DatasetStatus[]> 
   create_snapshot: ['READY'],
   restore_snapshot: ['READY', 'PARTIAL INDEX', 'ERROR'],
   clone_snapshot: ['READY', 'PARTIAL INDEX', 'ERROR'],
+  enrich_dataset: ['READY'],
 };
 
 /**
  * Running tasks that block each operation. A clone's task belongs to the new dataset, so it blocks
  * nothing on the source except a restore ("blocked while any major operation runs, including another
  * restore or clone"); callers list the clones made from a dataset among its running tasks for that.
+ * An enrichment's task also belongs to its new copy, but it reads the source's head, so callers list it
+ * among the source's running tasks: it blocks every change there.
  */
 export const BLOCKED_BY: Record<DatasetOperation, readonly TaskType[]> = {
   add_media: DATA_CHANGES,
@@ -29,6 +32,7 @@ export const BLOCKED_BY: Record<DatasetOperation, readonly TaskType[]> = {
   create_snapshot: DATA_CHANGES,
   restore_snapshot: TASK_TYPES,
   clone_snapshot: [],
+  enrich_dataset: DATA_CHANGES,
 };
 
 export type OperationCheck = { ok: true } | { ok: false; reason: 'blocked'; by: TaskType } | { ok: false; reason: 'status'; status: DatasetStatus };

@@ -58,6 +58,15 @@ export const DATASET_STATUS_ON_STOP: Partial<Record<TaskType, { from: readonly D
   REINDEX: { from: ['READ ONLY', 'INDEXING'], to: 'previous' },
   SNAPSHOT_RESTORE: { from: ['READ ONLY'], to: 'previous' },
   SNAPSHOT_CLONE: { from: ['INDEXING'], to: 'ERROR' },
+  ENRICHMENT: { from: ['INDEXING'], to: 'ERROR' },
+};
+
+/**
+ * What it does to the dataset a task read from (`config.source_dataset_id`), when that is not its own: an
+ * enrichment holds its source READ ONLY while it runs and gives it back as it was, whatever the outcome.
+ */
+export const SOURCE_STATUS_ON_STOP: Partial<Record<TaskType, { from: readonly DatasetStatus[]; to: StatusTarget }>> = {
+  ENRICHMENT: { from: ['READ ONLY'], to: 'previous' },
 };
 export const DATASET_STATUS_ON_RETRY: Partial<Record<TaskType, { from: readonly DatasetStatus[]; to: StatusTarget }>> = {
   DATASET_CREATION: { from: ['ERROR'], to: 'INDEXING' },

@@ -1,12 +1,14 @@
 import type { EmbeddingConfig } from '../adapters/db/schema.js';
 import type { IndexingRepo } from '../modules/indexing/indexing.repo.js';
 import type { ViewsRepo } from '../modules/views/views.repo.js';
+import type { EnrichmentRepo } from '../modules/enrichment/enrichment.repo.js';
 import type { SnapshotJobDeps } from './snapshot-restore.job.js';
 import type { JobDefinition } from './registry.js';
 
 export interface SnapshotCloneDeps extends SnapshotJobDeps {
   indexing: IndexingRepo;
   views: Pick<ViewsRepo, 'copyAll'>;
+  enrichment: Pick<EnrichmentRepo, 'copyApplied'>;
 }
 
 /**
@@ -21,7 +23,7 @@ export function snapshotCloneJob(deps: SnapshotCloneDeps): JobDefinition {
     type: 'SNAPSHOT_CLONE',
     async handler(ctx) {
       const versionId = String(ctx.config.version_id);
-      const counts = { n_images: Number(ctx.config.n_images), n_videos: Number(ctx.config.n_videos) };
+      const counts = { n_images: Number(ctx.config.n_images), n_videos: Number(ctx.config.n_videos), n_objects: Number(ctx.config.n_objects ?? 0) };
       await ctx.progress(50, 'Cloning snapshot');
       await ctx.commit(async (trx) => {
         // The version is held by this task's config even if the snapshot or its dataset is deleted meanwhile.
@@ -31,6 +33,7 @@ export function snapshotCloneJob(deps: SnapshotCloneDeps): JobDefinition {
         if (embedding) await deps.indexing.setEmbeddingConfig(trx, ctx.datasetId, embedding);
         await deps.snapshots.record(trx, { datasetId: ctx.datasetId, createdBy: ctx.createdBy, reason: 'clone' });
         await deps.views.copyAll(trx, String(ctx.config.source_dataset_id), ctx.datasetId, ctx.createdBy);
+        await deps.enrichment.copyApplied(trx, String(ctx.config.source_dataset_id), ctx.datasetId);
       }, 'Snapshot cloned into this dataset');
     },
   };

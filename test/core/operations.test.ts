@@ -14,6 +14,8 @@ const STARTS_FROM: Record<DatasetOperation, DatasetStatus[]> = {
   create_snapshot: ['READY'],
   restore_snapshot: ['READY', 'PARTIAL INDEX', 'ERROR'],
   clone_snapshot: ['READY', 'PARTIAL INDEX', 'ERROR'],
+  // Spec 4.4: the source must be READY.
+  enrich_dataset: ['READY'],
 };
 
 const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
@@ -25,6 +27,8 @@ const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
   restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE'],
   // Rule 4: a clone reads a sealed snapshot and blocks nothing; only the status table applies.
   clone_snapshot: [],
+  // The source of an enrichment must not change under it: whatever changes data blocks it.
+  enrich_dataset: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
 };
 
 describe('checkOperation over every (operation, status, running task) pair', () => {

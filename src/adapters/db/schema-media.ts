@@ -84,6 +84,7 @@ export interface SnapshotsTable {
   reason: SnapshotReason;
   n_images: number;
   n_videos: number;
+  n_objects: Generated<number>;
   created_by: string;
   created_at: Generated<Date>;
   deleted_at: Date | null;
@@ -112,6 +113,32 @@ export interface VersionMediaTable {
   label: string | null;
   /** Imported custom metadata: field name → value. */
   custom_fields: Generated<Record<string, unknown>>;
+  /** Detected objects (enrichment), each with its box, label, caption and object clusters; null when not enriched. */
+  objects: ColumnType<StoredObject[] | null, string | null | undefined, string | null>;
+  /** The caption's evidence, OCR text and faces an enrichment found. */
+  enrichment: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+}
+
+/** One detected object as a version row keeps it; the box is in the media's own pixels. */
+export interface StoredObject {
+  object_id: string;
+  label: string;
+  score: number;
+  box: { x: number; y: number; width: number; height: number };
+  caption?: string;
+  dominant_color?: string;
+  text?: string;
+  /** Object cluster ids at levels 0..4 (Explore entity_type=OBJECTS), and the object's uniqueness. */
+  clusters?: string[];
+  uniqueness_score?: number;
+}
+
+export interface EnrichmentResultsTable {
+  task_id: string;
+  media_id: string;
+  caption: string | null;
+  objects: ColumnType<Array<StoredObject & { embedding?: number[] }> | null, string | null, string | null>;
+  enrichment: ColumnType<Record<string, unknown> | null, string | null, string | null>;
 }
 
 export interface VersionIndexesTable {

@@ -5,6 +5,7 @@ import type { TaskPhase, TaskStatus, TaskType } from '../../core/tasks.js';
 import type { ExportsTable, NotificationsTable, SavedViewRecipientsTable, SavedViewsTable } from './schema-features.js';
 import type {
   BlobGcCandidatesTable,
+  EnrichmentResultsTable,
   MediaBatchesTable,
   MediaEmbeddingsTable,
   MediaTable,
@@ -60,6 +61,9 @@ export interface DatasetsTable {
   head_version_id: Generated<string | null>;
   current_snapshot_id: Generated<string | null>;
   embedding_config: ColumnType<EmbeddingConfig | null, string | null | undefined, string | null>;
+  enrichment_context_id: Generated<string>;
+  /** Enrichment type → model id, for every model applied to this dataset's data. */
+  enrichment_models: ColumnType<Record<string, string>, string | undefined, string>;
   created_at: Generated<Date>;
 }
 
@@ -136,6 +140,8 @@ export interface Database {
   similarity_anchors: SimilarityAnchorsTable;
   media_batches: MediaBatchesTable;
   exports: ExportsTable;
+  /** Per-media results of a running ENRICHMENT task, moved onto its version at the commit. */
+  enrichment_results: EnrichmentResultsTable;
   blob_gc_candidates: BlobGcCandidatesTable;
   saved_views: SavedViewsTable;
   saved_view_recipients: SavedViewRecipientsTable;

@@ -1,12 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import type { MediaVariant } from '../media/media.service.js';
 import type { Cluster, Preview } from './explore.schemas.js';
-import type { ExploreRow } from './explore.repo.js';
+import type { ExploreRow, ObjectRow } from './explore.repo.js';
 
 const FLAG_ISSUES: Record<string, string> = { blurry: 'blur', dark: 'dark', bright: 'bright' };
 
 /** Groups the page's rows (already in order) into clusters in the Explore shape clients expect. */
-export function presentClusters(rows: ExploreRow[], entityType: string, relevanceType: string | null, link: (mediaId: string, variant: MediaVariant) => string) {
+export function presentClusters(rows: Array<ExploreRow | ObjectRow>, entityType: string, relevanceType: string | null, link: (mediaId: string, variant: MediaVariant) => string) {
   const clusters: Array<Static<typeof Cluster>> = [];
   for (const row of rows) {
     let cluster = clusters.at(-1);
@@ -14,13 +14,14 @@ export function presentClusters(rows: ExploreRow[], entityType: string, relevanc
       cluster = emptyCluster(row, entityType);
       clusters.push(cluster);
     }
+    const object = 'object_id' in row ? row : null;
     cluster.previews.push({
       type: row.media_type,
       media_id: row.media_id,
       media_uri: link(row.media_id, 'original'),
       media_thumb_uri: row.thumb_hash ? link(row.media_id, 'thumbnail') : null,
       file_name: row.file_name,
-      caption: null,
+      caption: object ? object.object_caption : row.caption,
       width: row.width,
       height: row.height,
       relevance_score: row.relevance,
@@ -30,7 +31,11 @@ export function presentClusters(rows: ExploreRow[], entityType: string, relevanc
       duplicate_group_id: row.duplicate_group,
       video_id: row.parent_media_id,
       frame_timestamp: row.frame_timestamp,
+      ...(object ? { object_id: object.object_id, label: object.label, score: object.score, bounding_box: object.box } : {}),
     });
+    const caption = object ? object.object_caption : row.caption;
+    if (caption && !cluster.captions.includes(caption)) cluster.captions.push(caption);
+    for (const label of row.object_labels) if (!cluster.labels.includes(label)) cluster.labels.push(label);
   }
   return clusters;
 }
@@ -40,7 +45,7 @@ function emptyCluster(row: ExploreRow, entityType: string): Static<typeof Cluste
     cluster_id: row.cluster_id,
     type: entityType,
     n_images: row.n_images,
-    n_objects: 0,
+    n_objects: row.cluster_objects,
     n_videos: row.n_videos,
     n_media: row.cluster_size,
     previews: [] as Array<Static<typeof Preview>>,

@@ -41,6 +41,21 @@ export interface ExploreRow {
   duplicate_group: string | null;
   quality_flags: string[];
   relevance: number | null;
+  caption: string | null;
+  /** Labels of the objects detected in the media. */
+  object_labels: string[];
+  n_objects: number;
+  /** Objects detected in the cluster's matching media (an OBJECTS page: the cluster's objects). */
+  cluster_objects: number;
+}
+
+/** One detected object of an OBJECTS page, with the media it was found in. */
+export interface ObjectRow extends ExploreRow {
+  object_id: string;
+  label: string;
+  score: number;
+  box: { x: number; y: number; width: number; height: number };
+  object_caption: string | null;
 }
 
 /** What a query matches: media (images and video frames), by kind, and the clusters they fall in. */
@@ -51,6 +66,10 @@ export interface MatchCounts {
   n_videos: number;
   n_clusters: number;
 }
+
+/** What text search reads: the media's own text, its caption, and its detected objects' labels and captions. */
+const MEDIA_TEXT = sql`(m.search_text || to_tsvector('english', coalesce(vm.caption, '') || ' ' || coalesce(
+  (select string_agg(concat_ws(' ', o ->> 'label', o ->> 'caption', o ->> 'text'), ' ') from jsonb_array_elements(vm.objects) o), '')))`;
 
 const ISSUE_SQL: Record<IssueType, RawBuilder<boolean>> = {
   blur: sql<boolean>`'blurry' = any(m.quality_flags)`,
@@ -72,7 +91,7 @@ export class ExploreRepo {
       : sql``;
     const relevance = q.candidates ? sql`c.score` : sql`null::real`;
     const fts = q.filters.text.filter((t) => t.op === 'fts').map((t) => t.value);
-    const rank = fts.length > 0 ? sql`ts_rank(m.search_text, ${tsQuery(fts)})` : sql`0::real`;
+    const rank = fts.length > 0 ? sql`ts_rank(${MEDIA_TEXT}, ${tsQuery(fts)})` : sql`0::real`;
     const clusterOrder =
       q.sort === 'relevance' ? sql`best_relevance asc nulls last, cluster_size desc` : q.sort === 'uniqueness' ? sql`best_uniqueness desc nulls last, cluster_size desc` : sql`cluster_size desc`;
     const memberOrder =
@@ -85,7 +104,9 @@ export class ExploreRepo {
     const result = await sql<ExploreRow & { total_clusters: string }>`
       with matched as (
         select ${cluster} as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id,
-          m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, ${relevance} as relevance, ${rank} as rank
+          m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, ${relevance} as relevance, ${rank} as rank,
+          vm.caption, coalesce(jsonb_array_length(vm.objects), 0) as n_objects,
+          array(select distinct o ->> 'label' from jsonb_array_elements(coalesce(vm.objects, '[]')) o order by 1) as object_labels
         from version_media vm
         join media m on m.id = vm.media_id
         ${candidates}
@@ -94,14 +115,14 @@ export class ExploreRepo {
       ),
       clusters as (
         select cluster_id, count(*)::int as cluster_size, count(*) filter (where media_type = 'IMAGE')::int as n_images,
-          count(distinct parent_media_id)::int as n_videos, min(relevance) as best_relevance, max(uniqueness_score) as best_uniqueness,
+          count(distinct parent_media_id)::int as n_videos, sum(n_objects)::int as cluster_objects, min(relevance) as best_relevance, max(uniqueness_score) as best_uniqueness,
           count(*) over () as total_clusters
         from matched group by cluster_id
         order by ${clusterOrder}, cluster_id
         limit ${CLUSTERS_PER_PAGE} offset ${q.page * CLUSTERS_PER_PAGE}
       ),
       ranked as (
-        select m.*, c.cluster_size, c.n_images, c.n_videos, c.total_clusters, c.best_relevance, c.best_uniqueness,
+        select m.*, c.cluster_size, c.n_images, c.n_videos, c.cluster_objects, c.total_clusters, c.best_relevance, c.best_uniqueness,
           row_number() over (partition by m.cluster_id order by ${memberOrder}, m.media_id) as position
         from matched m join clusters c using (cluster_id)
       )
@@ -136,12 +157,55 @@ export class ExploreRepo {
     return rows[0]!;
   }
 
+  /**
+   * One page of object clusters (entity_type OBJECTS): every detected object of the version's matching
+   * media, grouped by its object cluster at `level`, largest first, members by detection score.
+   */
+  async objectPage(q: Omit<ExplorePageQuery, 'sort'>): Promise<{ rows: ObjectRow[]; totalClusters: number }> {
+    const candidates = q.candidates
+      ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
+      : sql``;
+    const relevance = q.candidates ? sql`c.score` : sql`null::real`;
+    // On an OBJECTS page a label filter is about the object itself, not the media it is in.
+    const objectLabels = q.filters.labels.map((any) => sql`o ->> 'label' = any(${any}::text[])`);
+    const mediaFilters = { ...q.filters, labels: [] };
+    const result = await sql<ObjectRow & { total_clusters: string }>`
+      with matched as (
+        select (o -> 'clusters' ->> ${q.level}::int)::uuid as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height,
+          m.thumb_hash, m.parent_media_id, m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags,
+          ${relevance} as relevance, vm.caption, 1 as n_objects, array[o ->> 'label'] as object_labels,
+          o ->> 'object_id' as object_id, o ->> 'label' as label, (o ->> 'score')::real as score, o -> 'box' as box, o ->> 'caption' as object_caption
+        from version_media vm
+        join media m on m.id = vm.media_id
+        ${candidates}
+        cross join jsonb_array_elements(vm.objects) o
+        where vm.version_id = ${q.versionId}::uuid and vm.objects is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
+          and o -> 'clusters' is not null and ${this.where(mediaFilters)} and ${sql.join([sql`true`, ...objectLabels], sql` and `)}
+      ),
+      clusters as (
+        select cluster_id, count(distinct media_id)::int as cluster_size, count(distinct media_id) filter (where media_type = 'IMAGE')::int as n_images,
+          count(distinct parent_media_id)::int as n_videos, count(*)::int as cluster_objects, count(*) over () as total_clusters
+        from matched group by cluster_id
+        order by cluster_objects desc, cluster_id
+        limit ${CLUSTERS_PER_PAGE} offset ${q.page * CLUSTERS_PER_PAGE}
+      ),
+      ranked as (
+        select m.*, c.cluster_size, c.n_images, c.n_videos, c.cluster_objects, c.total_clusters,
+          row_number() over (partition by m.cluster_id order by m.score desc, m.object_id) as position
+        from matched m join clusters c using (cluster_id)
+      )
+      select * from ranked where position <= ${q.previewsLimit}
+      order by cluster_objects desc, cluster_id, position`.execute(this.db);
+    const totalClusters = result.rows.length > 0 ? Number(result.rows[0]!.total_clusters) : 0;
+    return { rows: result.rows, totalClusters };
+  }
+
   /** The AND of every filter except those resolved to candidates beforehand (semantic text). */
   private where(f: ExploreFilters): RawBuilder<boolean> {
     const parts: RawBuilder<unknown>[] = [sql`true`];
     if (f.fileName) parts.push(sql`m.file_name ilike ${`%${f.fileName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
     const fts = f.text.filter((t) => t.op === 'fts').map((t) => t.value);
-    if (fts.length > 0) parts.push(sql`m.search_text @@ ${tsQuery(fts)}`);
+    if (fts.length > 0) parts.push(sql`${MEDIA_TEXT} @@ ${tsQuery(fts)}`);
     for (const { issue, mode } of f.issues) parts.push(mode === 'in' ? ISSUE_SQL[issue] : sql`not coalesce(${ISSUE_SQL[issue]}, false)`);
     if (f.minDuplicateSimilarity !== null) parts.push(sql`vm.nn_similarity >= ${f.minDuplicateSimilarity}`);
     if (f.minUniqueness !== null) parts.push(sql`vm.uniqueness_score >= ${f.minUniqueness}`);

@@ -42,6 +42,15 @@ export const Preview = Type.Object({
   duplicate_group_id: Nullable(Type.String()),
   video_id: Nullable(Type.String({ description: 'For a VIDEO_FRAME, the video it was taken from' })),
   frame_timestamp: Nullable(Type.Number()),
+  object_id: Type.Optional(Type.String({ format: 'uuid', description: 'OBJECTS pages: the detected object' })),
+  label: Type.Optional(Type.String({ description: 'OBJECTS pages: the detected class' })),
+  score: Type.Optional(Type.Number({ description: 'OBJECTS pages: the detection score' })),
+  bounding_box: Type.Optional(
+    Type.Object(
+      { x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() },
+      { description: "OBJECTS pages: the object's box in the media's pixels (x, y = top left)" },
+    ),
+  ),
 });
 
 export const Cluster = Type.Object({

@@ -9,7 +9,7 @@ import { type ExploreFilters, type ExploreQuery, parseExploreFilters } from '../
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import { centreOne } from '../indexing/compute-index.js';
-import type { Candidates, ExploreRepo, ExploreRow, ExploreSort, MatchCounts } from './explore.repo.js';
+import type { Candidates, ExploreRepo, ExploreRow, ExploreSort, MatchCounts, ObjectRow } from './explore.repo.js';
 import type { VectorIndexCache } from './vector-index-cache.js';
 
 /** Image similarity returns this many nearest media at most. */
@@ -38,7 +38,7 @@ export interface ExploreRequest extends ExploreSelection {
 }
 
 export interface ExploreResult {
-  rows: ExploreRow[];
+  rows: Array<ExploreRow | ObjectRow>;
   totalClusters: number;
   relevanceType: 'cosine_distance' | 'semantic_distance' | null;
 }
@@ -59,10 +59,11 @@ export class ExploreService {
     const dataset = await this.datasets.authorize(principal, datasetId, 'read');
     const versionId = dataset.head_version_id;
     if (!versionId) throw errors.notIndexed(datasetId);
-    // Objects exist once enrichment detects them; until then an OBJECTS page is empty.
-    if (query.entity_type === 'OBJECTS') return { rows: [], totalClusters: 0, relevanceType: null };
-
     const { candidates, relevanceType } = await this.candidates(datasetId, versionId, query, filters);
+    if (query.entity_type === 'OBJECTS') {
+      const objects = await this.repo.objectPage({ versionId, level: query.threshold, page: query.page_number, previewsLimit: query.previews_limit, filters, candidates });
+      return { ...objects, relevanceType };
+    }
     const sort = query.sort_by ?? (candidates ? 'relevance' : 'size');
     const page = await this.repo.page({ versionId, level: query.threshold, page: query.page_number, previewsLimit: query.previews_limit, filters, candidates, sort });
     return { ...page, relevanceType };

@@ -12,6 +12,7 @@ export interface SnapshotView {
   reason: SnapshotReason;
   n_images: number;
   n_videos: number;
+  n_objects: number;
   created_at: Date;
   created_by_email: string;
   source_dataset_name: string;
@@ -39,6 +40,7 @@ export class SnapshotsRepo {
         's.reason',
         's.n_images',
         's.n_videos',
+        's.n_objects',
         's.created_at',
         'u.email as created_by_email',
         'd.display_name as source_dataset_name',
@@ -76,7 +78,7 @@ export class SnapshotsRepo {
   ): Promise<string> {
     const dataset = await trx
       .selectFrom('datasets')
-      .select(['display_name', 'head_version_id', 'n_images', 'n_videos'])
+      .select(['display_name', 'head_version_id', 'n_images', 'n_videos', 'n_objects'])
       .where('id', '=', snapshot.datasetId)
       .forUpdate()
       .executeTakeFirstOrThrow();
@@ -94,6 +96,7 @@ export class SnapshotsRepo {
         reason: snapshot.reason,
         n_images: dataset.n_images,
         n_videos: dataset.n_videos,
+        n_objects: dataset.n_objects,
         created_by: snapshot.createdBy,
         deleted_at: null,
         training_model_id: null,

@@ -110,6 +110,7 @@ export class SnapshotsService {
           version_id: snapshot.version_id,
           n_images: snapshot.n_images,
           n_videos: snapshot.n_videos,
+          n_objects: snapshot.n_objects,
           embedding_config: state.embeddingConfig,
         },
       });

@@ -1,10 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { TaskRow } from '../../adapters/db/schema.js';
+import type { DatasetStatus } from '../../core/dataset-status.js';
 import {
   ACTIVE_STATUSES,
   DATASET_STATUS_ON_RETRY,
   DATASET_STATUS_ON_STOP,
+  SOURCE_STATUS_ON_STOP,
+  type StatusTarget,
   type TaskStatus,
   statusAfter,
   type TaskType,
@@ -69,15 +72,16 @@ export class TasksRepo {
   }
 
   /**
-   * Types of the tasks running on the dataset, the clones made from its snapshots included (they run
-   * on the new dataset but block a restore of this one): what the operation guard decides on.
+   * Types of the tasks running on the dataset, the clones and enrichments made from it included (they run
+   * on the new dataset but block a restore of this one, and an enrichment every change): what the
+   * operation guard decides on.
    */
   async runningTypes(trx: Db, datasetId: string): Promise<TaskType[]> {
     const rows = await sql<{ task_type: TaskType }>`
       select distinct task_type from tasks
       where status in ('INITIALIZING', 'RUNNING')
         and (dataset_id = ${datasetId}::uuid
-          or (task_type = 'SNAPSHOT_CLONE' and config ->> 'source_dataset_id' = ${datasetId}::text))`.execute(trx);
+          or (task_type in ('SNAPSHOT_CLONE', 'ENRICHMENT') and config ->> 'source_dataset_id' = ${datasetId}::text))`.execute(trx);
     return rows.rows.map((r) => r.task_type);
   }
 
@@ -107,16 +111,29 @@ export class TasksRepo {
     rules: typeof DATASET_STATUS_ON_STOP,
     fatalErrorMsg: string | null,
   ): Promise<void> {
-    const rule = rules[task.task_type];
+    const source = task.config.source_dataset_id;
+    if (rules === DATASET_STATUS_ON_STOP && typeof source === 'string') {
+      await this.applyRule(trx, source, SOURCE_STATUS_ON_STOP[task.task_type], task.config, null);
+    }
+    await this.applyRule(trx, task.dataset_id, rules[task.task_type], task.config, fatalErrorMsg);
+  }
+
+  private async applyRule(
+    trx: Db,
+    datasetId: string,
+    rule: { from: readonly DatasetStatus[]; to: StatusTarget } | undefined,
+    config: Record<string, unknown>,
+    fatalErrorMsg: string | null,
+  ): Promise<void> {
     if (!rule) return;
-    const to = statusAfter(rule.to, task.config);
+    const to = statusAfter(rule.to, config);
     if (!to) return;
     // Going back to where the dataset was before leaves it exactly as it was: no error message either.
     const extra = rule.to === 'previous' ? { progress: 100 } : { fatal_error_msg: fatalErrorMsg };
     await trx
       .updateTable('datasets')
       .set({ status_new: to, ...extra })
-      .where('id', '=', task.dataset_id)
+      .where('id', '=', datasetId)
       .where('status_new', 'in', rule.from)
       .execute();
   }

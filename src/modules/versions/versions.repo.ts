@@ -4,7 +4,7 @@ import type { DatasetStatus } from '../../core/dataset-status.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
 const ROW_STATE = sql.raw(
-  'media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier, duplicate_group, caption, tags, label, custom_fields',
+  'media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier, duplicate_group, caption, tags, label, custom_fields, objects, enrichment',
 );
 
 /**
@@ -23,6 +23,7 @@ export type ForkKind = 'full' | 'delta';
 export interface VersionCounts {
   n_images: number;
   n_videos: number;
+  n_objects: number;
 }
 
 /** Copy-on-write membership: a change writes a new version beside the head and swaps the head on commit. */
@@ -87,6 +88,7 @@ export class VersionsRepo {
       .select([
         sql<number>`count(*) filter (where m.media_type = 'IMAGE')::int8`.as('n_images'),
         sql<number>`count(*) filter (where m.media_type = 'VIDEO')::int8`.as('n_videos'),
+        sql<number>`coalesce(sum(jsonb_array_length(vm.objects)), 0)::int8`.as('n_objects'),
       ])
       .where('vm.version_id', '=', versionId)
       .executeTakeFirstOrThrow();

@@ -29,7 +29,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
-    create or replace view version_media as
+    drop view version_media;
+    create view version_media as
       select r.version_id, r.media_id, r.ordinal, r.cluster_l0, r.cluster_l1, r.cluster_l2, r.cluster_l3, r.cluster_l4,
         r.uniqueness_score, r.nn_similarity, r.is_outlier, r.duplicate_group
       from version_rows r

@@ -1,0 +1,108 @@
+import type { BlobStore } from '../adapters/blobs/blob-store.js';
+import type { Db } from '../adapters/db/database.js';
+import type { EmbeddingConfig } from '../adapters/db/schema.js';
+import { CaptionEndpointError } from '../adapters/models/openai-captioner.js';
+import type { EnrichmentModel } from '../modules/enrichment/enrichment-models.js';
+import type { EnrichmentItem, EnrichmentRepo, StagedResult } from '../modules/enrichment/enrichment.repo.js';
+import type { MediaEnricher } from '../modules/enrichment/media-enricher.js';
+import { clusterObjects } from '../modules/enrichment/object-clusters.js';
+import type { IndexingRepo } from '../modules/indexing/indexing.repo.js';
+import { modelKey } from '../modules/indexing/version-indexer.js';
+import type { SnapshotsRepo } from '../modules/snapshots/snapshots.repo.js';
+import type { VersionsRepo } from '../modules/versions/versions.repo.js';
+import { forEachConcurrent } from './lib/concurrency.js';
+import type { JobDefinition, TaskContext } from './registry.js';
+
+export interface EnrichmentJobDeps {
+  db: Db;
+  blobs: BlobStore;
+  enrichment: EnrichmentRepo;
+  enricher: MediaEnricher;
+  /** The models by id, as the catalogue has them when the job runs. */
+  enrichmentModels: () => EnrichmentModel[];
+  enrichmentConcurrency: number;
+  versions: VersionsRepo;
+  indexing: IndexingRepo;
+  snapshots: SnapshotsRepo;
+  indexThreads: number;
+}
+
+const PAGE = 64;
+const MEDIA_SHARE = 90;
+
+/**
+ * ENRICHMENT, on the enriched copy: every image and video frame of the source's head through the chosen
+ * models (in parallel, results staged per media so a rerun resumes), then the objects clustered, then one
+ * commit that gives the copy its version (the source's rows with the results), READY, and the source back.
+ */
+export function enrichmentJob(deps: EnrichmentJobDeps): JobDefinition {
+  return {
+    type: 'ENRICHMENT',
+    async handler(ctx) {
+      const sourceId = String(ctx.config.source_dataset_id);
+      const sourceVersion = String(ctx.config.version_id);
+      const requested = ctx.config.models as Record<string, string>;
+      const catalogue = deps.enrichmentModels();
+      const models = Object.values(requested).map((id) => {
+        const model = catalogue.find((m) => m.id === id);
+        if (!model || model.status !== 'Active') throw new Error(`Enrichment model ${id} is not available on this worker`);
+        return model;
+      });
+
+      const failures = await enrichAll(deps, ctx, sourceVersion, models);
+      await ctx.progress(MEDIA_SHARE, 'Clustering detected objects');
+      const embedding = ctx.config.embedding_config as EmbeddingConfig | null;
+      const nObjects = embedding
+        ? await clusterObjects({ db: deps.db, repo: deps.enrichment, model: modelKey(embedding), dimensions: embedding.dimensions, threads: deps.indexThreads }, ctx.taskId, ctx.signal)
+        : 0;
+      await ctx.progress(97, `Writing the enriched version (${nObjects} objects${failures ? `, ${failures} media the models could not read` : ''})`);
+
+      await ctx.commit(async (trx) => {
+        const versionId = await deps.enrichment.writeVersion(trx, ctx.datasetId, sourceVersion, ctx.taskId);
+        await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId), 'READY');
+        if (embedding) await deps.indexing.setEmbeddingConfig(trx, ctx.datasetId, embedding);
+        await deps.enrichment.finish(trx, ctx.datasetId, { ...(ctx.config.applied_models as Record<string, string>), ...requested }, ctx.taskId);
+        await deps.snapshots.record(trx, { datasetId: ctx.datasetId, createdBy: ctx.createdBy, reason: 'creation' });
+        await deps.enrichment.releaseSource(trx, sourceId, String(ctx.config.previous_status ?? 'READY'));
+      }, `Enriched with ${models.map((m) => m.id).join(', ')}`);
+    },
+  };
+}
+
+/** Runs the models over every item not done yet; returns how many could not be read. Throws when none could. */
+async function enrichAll(deps: EnrichmentJobDeps, ctx: TaskContext, versionId: string, models: EnrichmentModel[]): Promise<number> {
+  const { total, done: doneBefore } = await deps.enrichment.countItems(versionId, ctx.taskId);
+  let done = doneBefore;
+  let failures = 0;
+  let firstFailure: string | null = null;
+  let after: string | null = null;
+  await ctx.progress(0, `Enriching ${total} images and video frames`);
+  for (;;) {
+    const page = await deps.enrichment.pendingItems(versionId, ctx.taskId, after, PAGE);
+    if (page.length === 0) break;
+    after = page[page.length - 1]!.media_id;
+    const results: StagedResult[] = [];
+    await forEachConcurrent(page, deps.enrichmentConcurrency, async (item) => {
+      try {
+        results.push(await enrichOne(deps, item, models, ctx.signal));
+      } catch (err) {
+        if (ctx.signal.aborted || err instanceof CaptionEndpointError) throw err;
+        failures += 1;
+        firstFailure ??= (err as Error).message;
+        results.push({ media_id: item.media_id, caption: null, objects: null, enrichment: { error: (err as Error).message } });
+      }
+    }, ctx.signal);
+    await deps.enrichment.stage(ctx.taskId, results);
+    done += page.length;
+    await ctx.progress(Math.floor((MEDIA_SHARE * done) / Math.max(total, 1)), `Enriched ${done} of ${total} images and video frames`);
+  }
+  if (total > 0 && failures === total - doneBefore && failures > 0) throw new Error(`The models could not read any media: ${firstFailure}`);
+  return failures;
+}
+
+async function enrichOne(deps: EnrichmentJobDeps, item: EnrichmentItem, models: EnrichmentModel[], signal: AbortSignal): Promise<StagedResult> {
+  const stream = await deps.blobs.open(item.hash);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return deps.enricher.enrich(item, Buffer.concat(chunks), models, signal);
+}

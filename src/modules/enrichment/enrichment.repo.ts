@@ -1,0 +1,170 @@
+import { sql } from 'kysely';
+import type { Db } from '../../adapters/db/database.js';
+import type { StoredObject } from '../../adapters/db/schema.js';
+
+/** What an enrichment reads: an image or video frame of the source version, by its preview where it has one. */
+export interface EnrichmentItem {
+  media_id: string;
+  hash: string;
+  mime: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface StagedResult {
+  media_id: string;
+  caption: string | null;
+  objects: Array<StoredObject & { embedding?: number[] }> | null;
+  enrichment: Record<string, unknown> | null;
+}
+
+export interface EnrichmentContextRow {
+  enrichment_context_id: string;
+  enrichment_models: Record<string, string>;
+  task_status: string | null;
+}
+
+const VERSION_ROW_STATE = sql.raw(
+  'vm.ordinal, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4, vm.uniqueness_score, vm.nn_similarity, vm.is_outlier, vm.duplicate_group, vm.tags, vm.label, vm.custom_fields',
+);
+
+/** Enrichment context, staged per-media results of a running task, and the enriched version they become. */
+export class EnrichmentRepo {
+  constructor(private readonly db: Db) {}
+
+  async context(datasetId: string): Promise<EnrichmentContextRow | undefined> {
+    return this.db
+      .selectFrom('datasets as d')
+      .select(['d.enrichment_context_id', 'd.enrichment_models'])
+      .select((eb) =>
+        eb
+          .selectFrom('tasks as t')
+          .select('t.status')
+          .whereRef('t.dataset_id', '=', 'd.id')
+          .where('t.task_type', '=', 'ENRICHMENT')
+          .orderBy('t.start_time', 'desc')
+          .limit(1)
+          .as('task_status'),
+      )
+      .where('d.id', '=', datasetId)
+      .executeTakeFirst();
+  }
+
+  async countItems(versionId: string, taskId: string): Promise<{ total: number; done: number }> {
+    const row = await sql<{ total: number; done: number }>`
+      select count(*)::int8 as total, count(r.media_id)::int8 as done
+      from version_media vm join media m on m.id = vm.media_id
+      left join enrichment_results r on r.task_id = ${taskId}::uuid and r.media_id = vm.media_id
+      where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME')`.execute(this.db);
+    return row.rows[0]!;
+  }
+
+  /** The next page of items this task has no result for yet, in media id order (a rerun resumes where it stopped). */
+  async pendingItems(versionId: string, taskId: string, after: string | null, limit: number): Promise<EnrichmentItem[]> {
+    const rows = await sql<EnrichmentItem>`
+      select m.id as media_id, coalesce(m.preview_hash, m.blob_hash) as hash,
+        case when m.preview_hash is not null and m.preview_hash <> m.blob_hash then 'image/jpeg' else m.mime end as mime,
+        m.width, m.height
+      from version_media vm join media m on m.id = vm.media_id
+      where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME')
+        and (${after}::uuid is null or m.id > ${after}::uuid)
+        and not exists (select 1 from enrichment_results r where r.task_id = ${taskId}::uuid and r.media_id = m.id)
+      order by m.id limit ${limit}`.execute(this.db);
+    return rows.rows;
+  }
+
+  async stage(taskId: string, results: StagedResult[]): Promise<void> {
+    if (results.length === 0) return;
+    await this.db
+      .insertInto('enrichment_results')
+      .values(
+        results.map((r) => ({
+          task_id: taskId,
+          media_id: r.media_id,
+          caption: r.caption,
+          objects: r.objects === null ? null : JSON.stringify(r.objects),
+          enrichment: r.enrichment === null ? null : JSON.stringify(r.enrichment),
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['task_id', 'media_id']).doUpdateSet((eb) => ({
+          caption: eb.ref('excluded.caption'),
+          objects: eb.ref('excluded.objects'),
+          enrichment: eb.ref('excluded.enrichment'),
+        })),
+      )
+      .execute();
+  }
+
+  /** Every staged object with its crop embedding, in a stable order, for clustering. */
+  async *stagedObjects(taskId: string): AsyncGenerator<{ media_id: string; objects: Array<StoredObject & { embedding?: number[] }> }> {
+    let after: string | null = null;
+    for (;;) {
+      const page: Array<{ media_id: string; objects: Array<StoredObject & { embedding?: number[] }> | null }> = await this.db
+        .selectFrom('enrichment_results')
+        .select(['media_id', 'objects'])
+        .where('task_id', '=', taskId)
+        .where('objects', 'is not', null)
+        .$if(after !== null, (q) => q.where('media_id', '>', after!))
+        .orderBy('media_id')
+        .limit(500)
+        .execute();
+      if (page.length === 0) return;
+      for (const row of page) yield { media_id: row.media_id, objects: row.objects ?? [] };
+      after = page[page.length - 1]!.media_id;
+    }
+  }
+
+  /** Rewrites one media's staged objects: cluster ids and scores in, crop embeddings out. */
+  async setStagedObjects(trx: Db, taskId: string, mediaId: string, objects: StoredObject[]): Promise<void> {
+    await trx
+      .updateTable('enrichment_results')
+      .set({ objects: JSON.stringify(objects) })
+      .where('task_id', '=', taskId)
+      .where('media_id', '=', mediaId)
+      .execute();
+  }
+
+  /**
+   * The enriched copy's version: every row of the source version, with the task's results over what the
+   * source had; a video takes its first frame's caption. The source's ANN index serves it too (same vectors).
+   */
+  async writeVersion(trx: Db, copyId: string, sourceVersionId: string, taskId: string): Promise<string> {
+    const { id } = await trx
+      .insertInto('versions')
+      .values({ dataset_id: copyId, parent_id: sourceVersionId, task_id: taskId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await sql`insert into version_rows (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
+        uniqueness_score, nn_similarity, is_outlier, duplicate_group, tags, label, custom_fields, caption, objects, enrichment)
+      select ${id}::uuid, vm.media_id, ${VERSION_ROW_STATE},
+        coalesce(r.caption, vm.caption), coalesce(r.objects, vm.objects), coalesce(vm.enrichment, '{}'::jsonb) || coalesce(r.enrichment, '{}'::jsonb)
+      from version_media vm left join enrichment_results r on r.task_id = ${taskId}::uuid and r.media_id = vm.media_id
+      where vm.version_id = ${sourceVersionId}::uuid`.execute(trx);
+    await sql`update version_rows v set caption = f.caption
+      from (select distinct on (m.parent_media_id) m.parent_media_id, r.caption
+            from version_rows r join media m on m.id = r.media_id
+            where r.version_id = ${id}::uuid and m.media_type = 'VIDEO_FRAME' and r.caption is not null
+            order by m.parent_media_id, m.frame_timestamp) f
+      where v.version_id = ${id}::uuid and v.media_id = f.parent_media_id and v.caption is null`.execute(trx);
+    await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, params)
+      select ${id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, params from version_indexes where version_id = ${sourceVersionId}::uuid`.execute(trx);
+    return id;
+  }
+
+  async finish(trx: Db, copyId: string, models: Record<string, string>, taskId: string): Promise<void> {
+    await trx.updateTable('datasets').set({ enrichment_models: JSON.stringify(models) }).where('id', '=', copyId).execute();
+    await trx.deleteFrom('enrichment_results').where('task_id', '=', taskId).execute();
+  }
+
+  /** A clone carries what was applied to its source's data (its snapshot's rows hold the results). */
+  async copyApplied(trx: Db, fromId: string, toId: string): Promise<void> {
+    await sql`update datasets set enrichment_models = (select enrichment_models from datasets where id = ${fromId}::uuid)
+      where id = ${toId}::uuid and exists (select 1 from datasets where id = ${fromId}::uuid)`.execute(trx);
+  }
+
+  /** The source goes back to the status it had, unless something else moved it meanwhile. */
+  async releaseSource(trx: Db, sourceId: string, status: string): Promise<void> {
+    await sql`update datasets set status_new = ${status}, progress = 100 where id = ${sourceId}::uuid and status_new = 'READ ONLY'`.execute(trx);
+  }
+}

@@ -1,0 +1,60 @@
+import type { Db } from '../../adapters/db/database.js';
+import type { StoredObject } from '../../adapters/db/schema.js';
+import { embeddingPrior } from '../../adapters/models/embedding-prior.js';
+import { CLUSTER_LEVELS } from '../../core/clustering.js';
+import { computeIndexOffThread } from '../indexing/index-runner.js';
+import { clusterUuid } from '../indexing/version-indexer.js';
+import type { EnrichmentRepo } from './enrichment.repo.js';
+
+export interface ObjectClusterDeps {
+  db: Db;
+  repo: EnrichmentRepo;
+  model: string;
+  dimensions: number;
+  threads: number;
+}
+
+/**
+ * Clusters a task's detected objects by their crop embeddings, as media are clustered (same graph, levels
+ * and scores), so Explore can show objects as entities; writes cluster ids and uniqueness onto the staged
+ * objects and drops the embeddings, which nothing reads after this. Safe to rerun.
+ */
+export async function clusterObjects(deps: ObjectClusterDeps, taskId: string, signal: AbortSignal): Promise<number> {
+  const owners: Array<{ mediaId: string; objects: Array<StoredObject & { embedding?: number[] }> }> = [];
+  const vectors: number[][] = [];
+  for await (const row of deps.repo.stagedObjects(taskId)) {
+    owners.push({ mediaId: row.media_id, objects: row.objects });
+    for (const o of row.objects) if (o.embedding) vectors.push(o.embedding);
+  }
+  const n = vectors.length;
+  if (n === 0 || owners.some((owner) => owner.objects.some((o) => !o.embedding))) return n; // already clustered by an earlier run
+  const flat = new Float32Array(n * deps.dimensions);
+  vectors.forEach((v, i) => flat.set(v, i * deps.dimensions));
+  const ids = owners.flatMap((owner) => owner.objects.map((o) => o.object_id));
+
+  let clusters: string[][];
+  let uniqueness: ArrayLike<number>;
+  if (n === 1) {
+    clusters = [Array.from({ length: CLUSTER_LEVELS }, (_, level) => clusterUuid(`${taskId}/objects`, level, ids[0]!))];
+    uniqueness = [1];
+  } else {
+    const output = await computeIndexOffThread(
+      { vectors: flat, dimensions: deps.dimensions, phashes: ids.map(() => null), prior: embeddingPrior(deps.model), threads: deps.threads, indexPath: null },
+      signal,
+    );
+    clusters = ids.map((_, i) => output.levels.map((labels, level) => clusterUuid(`${taskId}/objects`, level, ids[labels[i]!]!)));
+    uniqueness = output.uniqueness;
+  }
+
+  let i = 0;
+  await deps.db.transaction().execute(async (trx) => {
+    for (const owner of owners) {
+      const objects = owner.objects.map(({ embedding: _embedding, ...o }) => {
+        const k = i++;
+        return { ...o, clusters: clusters[k]!, uniqueness_score: Math.round(Number(uniqueness[k]) * 10000) / 10000 };
+      });
+      await deps.repo.setStagedObjects(trx, taskId, owner.mediaId, objects);
+    }
+  });
+  return n;
+}
