@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { createDataset, form, photo, waitForDataset } from '../support/ingest.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../support/fake-openai.js';
+import { exportArchive } from '../support/exports.js';
+import { parquetReadObjects } from 'hyparquet';
 
 /**
  * Spec 4.4 through the API, with a "bring your own" captioner: an OpenAI-compatible endpoint (a small fake
@@ -160,6 +162,14 @@ describe('an enrichment with the endpoint captioner', () => {
     expect((await context(sourceId)).status).toBe('NEW');
     const snapshots = (await server.api(owner.token, 'GET', `/api/v1/dataset/${copyId}/snapshot`)).body;
     expect(snapshots).toHaveLength(1);
+  });
+
+  it('exports carry the captions, as a typed Parquet column', async () => {
+    const entries = await exportArchive(server, owner, copyId, 'file_name=enriched&export_format=parquet');
+    const bytes = entries.get('metadata.parquet')!.bytes;
+    const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer });
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(row).toMatchObject({ caption: expect.stringMatching(/zebracorn/), n_objects: 0, object_labels: [], objects: '[]' });
   });
 
   it('a failing endpoint leaves the copy in ERROR with the reason and the source READY and untouched', async () => {

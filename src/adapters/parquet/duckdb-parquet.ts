@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance, DuckDBTimestampTZValue, LIST, VARCHAR } from '@duckdb/node-api';
 
-export type ParquetColumnType = 'VARCHAR' | 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'VARCHAR[]' | 'TIMESTAMPTZ';
+/** `JSON`: a nested value kept as its JSON text in a VARCHAR column (readers without DuckDB's json extension read it too). */
+export type ParquetColumnType = 'VARCHAR' | 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'VARCHAR[]' | 'TIMESTAMPTZ' | 'JSON';
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const STRING_LIST = LIST(VARCHAR);
@@ -24,7 +25,7 @@ export class ParquetRows {
     const instance = await DuckDBInstance.create(path.join(dir, 'rows.duckdb'), { threads: '2', memory_limit: '192MB' });
     const connection = await instance.connect();
     const definition = Object.entries(columns)
-      .map(([name, type]) => `"${name}" ${type}`)
+      .map(([name, type]) => `"${name}" ${type === 'JSON' ? 'VARCHAR' : type}`)
       .join(', ');
     await connection.run(`create table rows (${definition})`);
     return new ParquetRows(instance, connection, await connection.createAppender('rows'), Object.entries(columns));
@@ -40,6 +41,7 @@ export class ParquetRows {
       else if (type === 'DOUBLE') this.appender.appendDouble(value as number);
       else if (type === 'BOOLEAN') this.appender.appendBoolean(value as boolean);
       else if (type === 'VARCHAR[]') this.appender.appendList(value as string[], STRING_LIST);
+      else if (type === 'JSON') this.appender.appendVarchar(JSON.stringify(value));
       else this.appender.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(Date.parse(value as string)) * 1000n));
     }
     this.appender.endRow();

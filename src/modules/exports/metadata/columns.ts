@@ -29,6 +29,20 @@ export interface MetadataRow {
   captured_at: string | null;
   video_id: string | null;
   frame_timestamp: number | null;
+  /** Enrichment: the image caption, the detected objects (box in the media's pixels) and their labels, OCR text. */
+  caption: string | null;
+  n_objects: number;
+  object_labels: string[];
+  objects: ExportObject[];
+  ocr_text: string | null;
+}
+
+export interface ExportObject {
+  object_id: string;
+  label: string;
+  score: number;
+  bbox: [number, number, number, number];
+  caption: string | null;
 }
 
 /** Parquet (DuckDB) types of the columns, in order; the other formats follow the same order. */
@@ -59,6 +73,11 @@ export const COLUMN_TYPES: Record<keyof MetadataRow, ParquetColumnType> = {
   captured_at: 'TIMESTAMPTZ',
   video_id: 'VARCHAR',
   frame_timestamp: 'DOUBLE',
+  caption: 'VARCHAR',
+  n_objects: 'INTEGER',
+  object_labels: 'VARCHAR[]',
+  objects: 'JSON',
+  ocr_text: 'VARCHAR',
 };
 
 export const COLUMNS = Object.keys(COLUMN_TYPES) as Array<keyof MetadataRow>;
@@ -69,6 +88,7 @@ export const archivePath = (item: Pick<ExportItem, 'image_filename'>) => `images
 export function metadataRow(item: ExportItem, includeImages: boolean): MetadataRow {
   const inArchive = includeImages ? archivePath(item) : null;
   const flags = item.quality_flags ?? [];
+  const objects = item.objects ?? [];
   return {
     media_id: item.media_id,
     media_type: item.media_type,
@@ -96,5 +116,10 @@ export function metadataRow(item: ExportItem, includeImages: boolean): MetadataR
     captured_at: item.captured_at,
     video_id: item.video_id,
     frame_timestamp: item.frame_timestamp,
+    caption: item.caption,
+    n_objects: objects.length,
+    object_labels: [...new Set(objects.map((o) => o.label))].sort(),
+    objects: objects.map((o) => ({ object_id: o.object_id, label: o.label, score: o.score, bbox: [o.box.x, o.box.y, o.box.width, o.box.height], caption: o.caption ?? null })),
+    ocr_text: item.ocr_text,
   };
 }

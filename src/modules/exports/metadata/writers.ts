@@ -5,6 +5,7 @@ import { ParquetRows } from '../../../adapters/parquet/duckdb-parquet.js';
 import type { ExportItem } from '../export-items.js';
 import { COLUMNS, COLUMN_TYPES, type MetadataRow } from './columns.js';
 import { FileSink } from './file-sink.js';
+import { cocoWriter } from './coco-writer.js';
 
 /** Builds one format's metadata file from rows as they stream past; finish() returns the local file. */
 export interface MetadataWriter {
@@ -80,32 +81,6 @@ function csvWriter(file: string): MetadataWriter {
     },
     async finish() {
       if (!header) await sink.write(`${COLUMNS.join(',')}\r\n`);
-      await sink.close();
-      return file;
-    },
-    dispose: () => sink.dispose(),
-  };
-}
-
-/**
- * COCO detection JSON: every image and video frame as an `images` entry (file_name = its archive name);
- * annotations and categories come from detected objects, which only enrichment produces, so they are empty until then.
- */
-function cocoWriter(file: string, info: ExportInfo): MetadataWriter {
-  const sink = new FileSink(file);
-  let next = 1;
-  const head = JSON.stringify({ info: { description: info.dataset, version: info.schema_version, date_created: info.export_time, contributor: info.exported_by } });
-  return {
-    entryName: METADATA_ENTRY.coco,
-    compress: true,
-    async write(row) {
-      if (row.media_type === 'VIDEO') return;
-      const image = { id: next, file_name: row.image_filename, width: row.width, height: row.height, loupe_media_id: row.media_id, date_captured: row.captured_at };
-      await sink.write(`${next === 1 ? `${head.slice(0, -1)},"images":[\n` : ',\n'}${JSON.stringify(image)}`);
-      next += 1;
-    },
-    async finish() {
-      await sink.write(`${next === 1 ? `${head.slice(0, -1)},"images":[` : '\n'}],"annotations":[],"categories":[]}\n`);
       await sink.close();
       return file;
     },
