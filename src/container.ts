@@ -52,8 +52,7 @@ import { VectorIndexCache } from './modules/explore/vector-index-cache.js';
 import { loadWordVectorEmbedder } from './adapters/models/text-embedder.js';
 import { centerNetIdentity } from './adapters/models/centernet-identity.js';
 import { OpenAiCaptioner } from './adapters/models/openai-captioner.js';
-import type { EnrichmentPool } from './adapters/models/enrichment/types.js';
-import { builtinEnrichment } from './adapters/models/enrichment/builtin.js';
+import { type EnrichmentPool, createEnrichmentPool, enrichmentRuntimes } from './adapters/models/enrichment/index.js';
 import { type EnrichmentModel, modelCatalogue, openaiModel } from './modules/enrichment/enrichment-models.js';
 import { EnrichmentRepo } from './modules/enrichment/enrichment.repo.js';
 import { EnrichmentService } from './modules/enrichment/enrichment.service.js';
@@ -143,10 +142,10 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const exports = new ExportsService(db, exportsRepo, datasets, datasetsRepo, tasksRepo, blobs, signer, config.export);
   const openai = config.enrichment.openai ? new OpenAiCaptioner(config.enrichment.openai) : null;
   const byoModels = openai && config.enrichment.openai ? [openaiModel(config.enrichment.openai.model, openai.host)] : [];
-  const catalogue = (): EnrichmentModel[] => modelCatalogue(builtinEnrichment.runtimes(), byoModels);
+  const catalogue = (): EnrichmentModel[] => modelCatalogue(enrichmentRuntimes(), byoModels);
   // Model weights load on the first enrichment, in worker threads, not at boot.
   let enrichmentPool: EnrichmentPool | null = null;
-  const builtins = () => (enrichmentPool ??= builtinEnrichment.createPool({ threads: config.enrichment.threads }));
+  const builtins = () => (enrichmentPool ??= createEnrichmentPool({ threads: config.enrichment.threads }));
   const enrichmentRepo = new EnrichmentRepo(db);
   const enrichment = new EnrichmentService(db, enrichmentRepo, datasets, datasetsRepo, tasksRepo, catalogue);
   const jobDeps: JobDeps = {

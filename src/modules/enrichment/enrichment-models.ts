@@ -1,4 +1,5 @@
-import { ENRICHMENT_TYPES, type EnrichmentType } from '../../adapters/models/enrichment/types.js';
+import { BUILTIN_MODEL_INFO } from '../../adapters/models/enrichment/runtimes.js';
+import { ENRICHMENT_TYPES, type EnrichmentType, isEnrichmentType } from '../../adapters/models/enrichment/types.js';
 import { errors } from '../../core/errors.js';
 
 export type ModelStatus = 'Active' | 'Coming Soon';
@@ -20,49 +21,13 @@ export type RuntimeAvailability = Record<EnrichmentType, { available: boolean; r
 /** The order models run in: every dependency before what depends on it. */
 export const RUN_ORDER: readonly EnrichmentType[] = ['OBJECT_DETECTION', 'OCR_TEXT', 'FACE_DETECTION', 'CAPTION_OBJECTS', 'CAPTION_IMAGES'];
 
-/** The built-ins; the first three ids are the ones documented client scripts hard-code. */
-const BUILTINS: ReadonlyArray<Omit<EnrichmentModel, 'status' | 'runner'>> = [
-  {
-    id: 'vl_object_detector_v00',
-    name: 'CenterNet object detector (COCO-80)',
-    type: 'OBJECT_DETECTION',
-    vendor: 'Loupe (CenterNet MobileNetV3 weights from @vladmandic/human)',
-    description: 'Finds objects of the 80 COCO classes and gives each a box, a label and a score (non-max suppressed); each object crop is embedded and clustered, so objects can be explored as entities.',
-    dependencies: null,
-  },
-  {
-    id: 'vl_object_captioner_v00',
-    name: 'Object captioner',
-    type: 'CAPTION_OBJECTS',
-    vendor: 'Loupe',
-    description: "Writes a caption for every detected object from its label, size, position in the image, dominant colour and any text OCR reads inside its box.",
-    dependencies: ['OBJECT_DETECTION'],
-  },
-  {
-    id: 'vl_image_captioner_v00',
-    name: 'Grounded image captioner',
-    type: 'CAPTION_IMAGES',
-    vendor: 'Loupe',
-    description:
-      'Not a neural captioning network (none ships for offline use here): composes one sentence from what the object detector, OCR, face detector and image statistics actually found, and keeps that evidence beside the caption.',
-    dependencies: null,
-  },
-  {
-    id: 'vl_ocr_text_v00',
-    name: 'Tesseract OCR (English)',
-    type: 'OCR_TEXT',
-    vendor: 'Loupe (tesseract.js with @tesseract.js-data/eng)',
-    description: 'Reads printed English text in the image, with the words, their boxes and confidences.',
-    dependencies: null,
-  },
-  {
-    id: 'vl_face_detector_v00',
-    name: 'Tiny face detector',
-    type: 'FACE_DETECTION',
-    vendor: 'Loupe (TinyFaceDetector weights from @vladmandic/face-api)',
-    description: 'Finds faces and gives each a box and a score.',
-    dependencies: null,
-  },
+/** The built-ins (names and descriptions from the runners themselves); the first three ids are the ones documented client scripts hard-code. */
+const BUILTINS: ReadonlyArray<Pick<EnrichmentModel, 'id' | 'type' | 'vendor' | 'dependencies'>> = [
+  { id: 'vl_object_detector_v00', type: 'OBJECT_DETECTION', vendor: 'Loupe (CenterNet MobileNetV3 weights from @vladmandic/human)', dependencies: null },
+  { id: 'vl_object_captioner_v00', type: 'CAPTION_OBJECTS', vendor: 'Loupe', dependencies: ['OBJECT_DETECTION'] },
+  { id: 'vl_image_captioner_v00', type: 'CAPTION_IMAGES', vendor: 'Loupe', dependencies: null },
+  { id: 'vl_ocr_text_v00', type: 'OCR_TEXT', vendor: 'Loupe (tesseract.js with @tesseract.js-data/eng)', dependencies: null },
+  { id: 'vl_face_detector_v00', type: 'FACE_DETECTION', vendor: 'Loupe (TinyFaceDetector weights from @vladmandic/face-api)', dependencies: null },
 ];
 
 /** An OpenAI-compatible endpoint's model as the listing shows it (its host, never its key). */
@@ -81,12 +46,16 @@ export function openaiModel(model: string, host: string): EnrichmentModel {
 
 /** Every model this server knows: a built-in whose runtime or weights are missing is listed as Coming Soon. */
 export function modelCatalogue(runtimes: RuntimeAvailability, extra: readonly EnrichmentModel[]): EnrichmentModel[] {
-  const builtins = BUILTINS.map((m): EnrichmentModel => ({ ...m, status: runtimes[m.type].available ? 'Active' : 'Coming Soon', runner: 'builtin' }));
+  const builtins = BUILTINS.map(
+    (m): EnrichmentModel => ({
+      ...m,
+      name: BUILTIN_MODEL_INFO[m.type].name,
+      description: BUILTIN_MODEL_INFO[m.type].description,
+      status: runtimes[m.type].available ? 'Active' : 'Coming Soon',
+      runner: 'builtin',
+    }),
+  );
   return [...builtins, ...extra];
-}
-
-export function isEnrichmentType(type: string): type is EnrichmentType {
-  return (ENRICHMENT_TYPES as readonly string[]).includes(type);
 }
 
 /**
