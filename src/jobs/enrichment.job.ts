@@ -6,6 +6,7 @@ import type { EnrichmentModel } from '../modules/enrichment/enrichment-models.js
 import type { EnrichmentItem, EnrichmentRepo, StagedResult } from '../modules/enrichment/enrichment.repo.js';
 import type { MediaEnricher } from '../modules/enrichment/media-enricher.js';
 import { clusterObjects } from '../modules/enrichment/object-clusters.js';
+import type { DatasetsRepo } from '../modules/datasets/datasets.repo.js';
 import type { IndexingRepo } from '../modules/indexing/indexing.repo.js';
 import { modelKey } from '../modules/indexing/version-indexer.js';
 import type { SnapshotsRepo } from '../modules/snapshots/snapshots.repo.js';
@@ -24,6 +25,7 @@ export interface EnrichmentJobDeps {
   versions: VersionsRepo;
   indexing: IndexingRepo;
   snapshots: SnapshotsRepo;
+  datasets: Pick<DatasetsRepo, 'setProgress'>;
   indexThreads: number;
 }
 
@@ -94,7 +96,9 @@ async function enrichAll(deps: EnrichmentJobDeps, ctx: TaskContext, versionId: s
     }, ctx.signal);
     await deps.enrichment.stage(ctx.taskId, results);
     done += page.length;
-    await ctx.progress(Math.floor((MEDIA_SHARE * done) / Math.max(total, 1)), `Enriched ${done} of ${total} images and video frames`);
+    const pct = Math.floor((MEDIA_SHARE * done) / Math.max(total, 1));
+    await ctx.progress(pct, `Enriched ${done} of ${total} images and video frames`);
+    await deps.datasets.setProgress(ctx.datasetId, pct);
   }
   if (total > 0 && failures === total - doneBefore && failures > 0) throw new Error(`The models could not read any media: ${firstFailure}`);
   return failures;

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
-import { createDataset, form, photo, waitForDataset } from '../support/ingest.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDataset, form, photo, threeSceneClip, waitForDataset } from '../support/ingest.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../support/fake-openai.js';
 import { exportArchive } from '../support/exports.js';
 import { parquetReadObjects } from 'hyparquet';
@@ -30,7 +33,8 @@ beforeAll(async () => {
     env: { ENRICH_OPENAI_BASE_URL: fake.baseUrl, ENRICH_OPENAI_MODEL: 'fake-vision-1', ENRICH_OPENAI_API_KEY: 'sk-test-secret', ENRICH_OPENAI_RETRIES: '1' },
   });
   [owner, viewer, stranger] = await Promise.all([server.createUser(), server.createUser(), server.createUser()]);
-  ({ datasetId: sourceId } = await createDataset(server, owner, 'pets', [[photo('dog.jpg'), photo('kite.jpg'), photo('coffee.png')]]));
+  const clip = { name: 'scenes.mp4', bytes: threeSceneClip(fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-enrich-'))) };
+  ({ datasetId: sourceId } = await createDataset(server, owner, 'pets', [[photo('dog.jpg'), photo('kite.jpg'), photo('coffee.png'), clip]]));
   await server.api(owner.token, 'PUT', `/api/v1/manage/${sourceId}/invite`, { grant_to_user_email: viewer.email });
 }, 180_000);
 afterAll(async () => {
@@ -128,13 +132,13 @@ describe('an enrichment with the endpoint captioner', () => {
 
     fake.release();
     const done = await waitForDataset(server, owner, copyId, ['READY', 'ERROR']);
-    expect(done).toMatchObject({ status_new: 'READY', n_images: 3, progress: 100 });
+    expect(done).toMatchObject({ status_new: 'READY', n_images: 3, n_videos: 1, progress: 100 });
     expect((await dataset(sourceId)).status_new).toBe('READY');
     expect(await latestTask(copyId)).toMatchObject({ status: 'COMPLETED', progress_percentage: 100 });
   });
 
-  it('sent each image once, as a data URL, with the key and the model', () => {
-    expect(fake.requests).toHaveLength(3);
+  it('sent each image and video frame once, as a data URL, with the key and the model', () => {
+    expect(fake.requests).toHaveLength(6);
     for (const { authorization, body } of fake.requests) {
       expect(authorization).toBe('Bearer sk-test-secret');
       expect(body.model).toBe('fake-vision-1');
@@ -145,12 +149,12 @@ describe('an enrichment with the endpoint captioner', () => {
   it('the copy shows the captions in Explore, finds them by caption search, and its context says what was applied', async () => {
     const res = await server.api(owner.token, 'GET', `/api/v1/explore/${copyId}?threshold=4&previews_limit=10`);
     const previews = res.body.clusters.flatMap((c: any) => c.previews);
-    expect(previews).toHaveLength(3);
+    expect(previews).toHaveLength(6);
     for (const p of previews) expect(p.caption).toMatch(/^A photo of a zebracorn, \d+ bytes\.$/);
     expect(res.body.clusters.flatMap((c: any) => c.captions).length).toBeGreaterThanOrEqual(1);
 
     const found = await server.api(owner.token, 'GET', `/api/v1/explore/${copyId}?caption=ZEBRACORN`);
-    expect(found.body.clusters.flatMap((c: any) => c.previews)).toHaveLength(3);
+    expect(found.body.clusters.flatMap((c: any) => c.previews)).toHaveLength(6);
     const none = await server.api(owner.token, 'GET', `/api/v1/explore/${sourceId}?caption=zebracorn`);
     expect(none.body.clusters).toEqual([]);
 
@@ -164,12 +168,15 @@ describe('an enrichment with the endpoint captioner', () => {
     expect(snapshots).toHaveLength(1);
   });
 
-  it('exports carry the captions, as a typed Parquet column', async () => {
+  it('exports carry the captions, as a typed Parquet column; a video takes its first frame caption', async () => {
     const entries = await exportArchive(server, owner, copyId, 'file_name=enriched&export_format=parquet');
     const bytes = entries.get('metadata.parquet')!.bytes;
     const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer });
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(7);
     for (const row of rows) expect(row).toMatchObject({ caption: expect.stringMatching(/zebracorn/), n_objects: 0, object_labels: [], objects: '[]' });
+    const video = rows.find((r) => r.media_type === 'VIDEO')!;
+    const first = rows.filter((r) => r.video_id === video.media_id).sort((a, b) => Number(a.frame_timestamp) - Number(b.frame_timestamp))[0]!;
+    expect(video.caption).toBe(first.caption);
   });
 
   it('a failing endpoint leaves the copy in ERROR with the reason and the source READY and untouched', async () => {
@@ -181,7 +188,7 @@ describe('an enrichment with the endpoint captioner', () => {
     expect(failed.fatal_error_msg).toMatch(/answered 503/);
     expect(await latestTask(res.body.dataset_id)).toMatchObject({ status: 'FAILED', error_message: expect.stringMatching(/503/) });
     expect((await context(res.body.dataset_id)).status).toBe('FAILED');
-    expect(await dataset(sourceId)).toMatchObject({ status_new: 'READY', n_images: 3 });
+    expect(await dataset(sourceId)).toMatchObject({ status_new: 'READY', n_images: 3, n_videos: 1 });
     fake.answerWith(200);
   });
 });

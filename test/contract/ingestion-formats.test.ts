@@ -1,25 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffmpegPath } from '../../src/adapters/media/ffmpeg.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
-import { createDataset, photo } from '../support/ingest.js';
+import { createDataset, photo, threeSceneClip } from '../support/ingest.js';
 
 let server: TestServer;
 let owner: TestUser;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-formats-'));
-
-/** A 3 s clip with two hard cuts (red, blue, green), so scene detection has something to find. */
-function threeSceneClip(): Buffer {
-  const out = path.join(tmp, 'scenes.mp4');
-  const colour = (c: string) => ['-f', 'lavfi', '-i', `color=c=${c}:s=160x120:d=1:r=10`];
-  execFileSync(ffmpegPath(), ['-v', 'error', ...colour('red'), ...colour('blue'), ...colour('green'),
-    '-filter_complex', '[0:v][1:v][2:v]concat=n=3:v=1[v]', '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', out]);
-  return fs.readFileSync(out);
-}
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -35,7 +24,7 @@ describe('formats', () => {
     const gif = await sharp(photo('dog.jpg').bytes).resize(120).gif().toBuffer();
     const webp = await sharp(photo('horses.jpg').bytes).resize(200).webp().toBuffer();
     const { datasetId, dataset } = await createDataset(server, owner, 'formats', [
-      [photo('small.heic'), { name: 'dog.gif', bytes: gif }, { name: 'horses.webp', bytes: webp }, { name: 'scenes.mp4', bytes: threeSceneClip() }],
+      [photo('small.heic'), { name: 'dog.gif', bytes: gif }, { name: 'horses.webp', bytes: webp }, { name: 'scenes.mp4', bytes: threeSceneClip(tmp) }],
     ]);
     expect(dataset).toMatchObject({ status_new: 'READY', n_images: 3, n_videos: 1 });
 

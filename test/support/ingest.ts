@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { ffmpegPath } from '../../src/adapters/media/ffmpeg.js';
 import type { TestServer, TestUser } from './server.js';
 import { waitFor } from './server.js';
 
@@ -26,6 +28,15 @@ export async function generatedJpegs(count: number, size = { width: 320, height:
       return { name: `generated-${i}.jpg`, bytes };
     }),
   );
+}
+
+/** A 3 s clip with two hard cuts (red, blue, green), so scene detection has something to find: three frames. */
+export function threeSceneClip(dir: string): Buffer {
+  const out = path.join(dir, 'scenes.mp4');
+  const colour = (c: string) => ['-f', 'lavfi', '-i', `color=c=${c}:s=160x120:d=1:r=10`];
+  execFileSync(ffmpegPath(), ['-v', 'error', ...colour('red'), ...colour('blue'), ...colour('green'),
+    '-filter_complex', '[0:v][1:v][2:v]concat=n=3:v=1[v]', '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', out]);
+  return fs.readFileSync(out);
 }
 
 export function form(files: UploadFile[]): FormData {
