@@ -7,6 +7,7 @@ import { notifications } from './notifications.js';
 import { snapshots } from './snapshots.js';
 import { exportsBench } from './exports.js';
 import { taskList } from './task-list.js';
+import { enrichmentModels } from './enrichment-models.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
@@ -17,6 +18,7 @@ import { taskList } from './task-list.js';
  * seeded media (default 10000). BENCH_SNAPSHOT_SIZES for snapshots: media counts (default 1000,100000,1000000).
  * BENCH_STREAMS for notifications: concurrent streams (default 5000).
  * BENCH_EXPORT_ITEMS, BENCH_EXPORT_BIG_ITEMS, BENCH_EXPORT_IMAGES for exports (defaults 10000, 1000000, 2000).
+ * BENCH_ENRICH_IMAGES, BENCH_ENRICH_SLOW_IMAGES for enrichment-models: photos, and photos for its OCR/captioner rows (defaults 200, 50).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -27,6 +29,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   snapshots,
   notifications,
   exports: exportsBench,
+  'enrichment-models': enrichmentModels,
 };
 
 function print(report: BenchReport): void {

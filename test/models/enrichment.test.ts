@@ -169,6 +169,17 @@ describe('enrichment pool (models in a worker thread)', () => {
     expect(Object.keys(r).sort()).toEqual(['height', 'ocr', 'width']);
   });
 
+  it('reads text from a WebP stored sideways with an EXIF orientation, in display coordinates', async () => {
+    const upright = await textImage(['EXIT 42']);
+    // Stored rotated 90° clockwise with orientation 8 (display = rotate 90° anticlockwise), as phones do.
+    const sideways = await sharp(upright).rotate(90).withMetadata({ orientation: 8 }).webp({ quality: 90 }).toBuffer();
+    const r = await pool.enrich(sideways, ['OCR_TEXT']);
+    expect([r.width, r.height]).toEqual([900, 190]);
+    expect(r.ocr!.text).toContain('EXIT 42');
+    const exit = r.ocr!.words.find((w) => w.text === 'EXIT')!;
+    expect(exit.box.width).toBeGreaterThan(exit.box.height);
+  });
+
   it('finds a face on astronaut.png', async () => {
     const r = await pool.enrich(await photo('astronaut.png'), ['FACE_DETECTION']);
     expect(r.faces!.length).toBe(1);

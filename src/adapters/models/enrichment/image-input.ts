@@ -18,7 +18,7 @@ export interface DecodedInput {
   height: number;
   /** rgb pixels → input pixels. */
   scale: number;
-  /** What tesseract reads: the original bytes when no re-orientation or shrink was needed, else a lossless re-encode. */
+  /** What tesseract reads: the original bytes when they are JPEG/PNG needing no rotation or shrink, else a PNG of `rgb`. */
   encoded(): Promise<Buffer>;
 }
 
@@ -37,7 +37,8 @@ export async function decodeInput(bytes: Uint8Array): Promise<DecodedInput> {
     const { data, info } = await pipeline.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 3) throw new Error(`${info.channels} channels after conversion`);
     const rgb = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
-    const untouched = scale === 1 && (meta.orientation ?? 1) === 1 && ['jpeg', 'png', 'webp'].includes(meta.format ?? '');
+    // Tesseract's leptonica reads JPEG and PNG; anything else (WebP, HEIF, rotated or shrunk input) goes as PNG.
+    const untouched = scale === 1 && (meta.orientation ?? 1) === 1 && ['jpeg', 'png'].includes(meta.format ?? '');
     return {
       rgb,
       width,

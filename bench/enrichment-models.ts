@@ -1,0 +1,180 @@
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { type EnrichmentType, EnrichmentRunner, createEnrichmentPool } from '../src/adapters/models/enrichment/index.js';
+import { cropRgb, decodeInput } from '../src/adapters/models/enrichment/image-input.js';
+import { type BenchReport, fixed } from './lib/report.js';
+
+const GOAL_MS = 150;
+const PHOTOS = ['dog.jpg', 'kite.jpg', 'person.jpg', 'horses.jpg', 'astronaut.png', 'chelsea.png', 'coffee.png'];
+
+/** Deterministic PRNG (mulberry32), so every run makes the same photos. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function count(name: string, fallback: number): number {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 2) throw new Error(`${name} must be an integer >= 2`);
+  return n;
+}
+
+/** `n` JPEGs of real photos: a random 75–100% crop of a fixture, resized to a 900–1100 px long side, maybe mirrored, re-lit, quality 80–92. */
+async function makePhotos(n: number): Promise<Buffer[]> {
+  const rnd = prng(8);
+  const sources = await Promise.all(PHOTOS.map((p) => readFile(path.join('test', 'fixtures', 'photos', p))));
+  const metas = await Promise.all(sources.map((s) => sharp(s).metadata()));
+  const out: Buffer[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = i % sources.length;
+    const { width: w = 0, height: h = 0 } = metas[k]!;
+    const f = 0.75 + rnd() * 0.25;
+    const cw = Math.round(w * f);
+    const ch = Math.round(h * f);
+    const left = Math.floor(rnd() * (w - cw + 1));
+    const top = Math.floor(rnd() * (h - ch + 1));
+    const side = 900 + Math.floor(rnd() * 200);
+    let img = sharp(sources[k]!).removeAlpha().extract({ left, top, width: cw, height: ch }).resize(cw >= ch ? { width: side } : { height: side });
+    if (rnd() < 0.5) img = img.flop();
+    img = img.modulate({ brightness: 0.85 + rnd() * 0.3 });
+    out.push(await img.jpeg({ quality: 80 + Math.floor(rnd() * 13) }).toBuffer());
+  }
+  return out;
+}
+
+interface Cost {
+  /** Wall-clock ms per item. */
+  wall: number;
+  /** CPU ms per item used by the whole process (this thread, plus tesseract's thread and libuv's for OCR and decoding). */
+  cpu: number;
+}
+
+/** Runs `fn` on each item in turn; wall and CPU time per item. */
+async function timeEach<T>(items: readonly T[], fn: (item: T) => Promise<unknown>): Promise<Cost> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (const item of items) await fn(item);
+  const c = process.cpuUsage(c0);
+  return { wall: (performance.now() - t0) / items.length, cpu: (c.user + c.system) / 1000 / items.length };
+}
+
+/** Images/s through a pool of `threads`, all images in flight at once (the pool queues per worker). */
+async function poolRate(images: Buffer[], types: EnrichmentType[], threads: number): Promise<{ rate: number; startSeconds: number }> {
+  const pool = createEnrichmentPool({ threads });
+  try {
+    const s0 = performance.now();
+    // One untimed image per thread loads that thread's models.
+    await Promise.all(images.slice(0, threads).map((b) => pool.enrich(b, types)));
+    const startSeconds = (performance.now() - s0) / 1000;
+    const t0 = performance.now();
+    await Promise.all(images.map((b) => pool.enrich(b, types)));
+    return { rate: images.length / ((performance.now() - t0) / 1000), startSeconds };
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * Per-model cost of the built-in enrichment models on real photos (the fixtures, cropped, resized to ~1024 px, mirrored,
+ * re-lit): ms/image on one thread for each model alone and each enrichment type end to end, then images/s with a
+ * 2-thread pool. BENCH_ENRICH_IMAGES (default 200) photos; the slow rows (OCR and the captioners, which run OCR) use the
+ * first BENCH_ENRICH_SLOW_IMAGES (default 50) on one thread.
+ */
+export async function enrichmentModels(): Promise<BenchReport> {
+  const n = count('BENCH_ENRICH_IMAGES', 200);
+  const slowN = Math.min(n, count('BENCH_ENRICH_SLOW_IMAGES', 50));
+  const loadBefore = os.loadavg();
+  const images = await makePhotos(n);
+  const slow = images.slice(0, slowN);
+  const decoded = await Promise.all(images.map((b) => decodeInput(b)));
+  const rows: string[][] = [];
+  const row = (what: string, count: number, cost: Cost, note = '') =>
+    rows.push([what, String(count), fixed(cost.wall, 1), fixed(cost.cpu, 1), fixed(1000 / cost.wall, 2), note]);
+
+  const runner = new EnrichmentRunner();
+  const l0 = performance.now();
+  const [detector, embedder, faces, ocr] = [await runner.detector(), await runner.embedder(), await runner.faces(), await runner.ocr()];
+  const loadMs = performance.now() - l0;
+  await runner.enrich(images[0]!, ['OBJECT_DETECTION', 'CAPTION_OBJECTS', 'CAPTION_IMAGES', 'OCR_TEXT', 'FACE_DETECTION']);
+
+  row('decode (sharp, EXIF-rotated RGB)', n, await timeEach(images, (b) => decodeInput(b)));
+  // Detection and the crops of each image timed back to back, so both see the same load on the shared machine.
+  const detect: Cost = { wall: 0, cpu: 0 };
+  const crop: Cost = { wall: 0, cpu: 0 };
+  let crops = 0;
+  for (const d of decoded) {
+    let objects: Awaited<ReturnType<typeof detector.detect>> = [];
+    const a = await timeEach([d], async () => {
+      objects = await detector.detect(d.rgb);
+    });
+    const b = await timeEach(objects, (o) => embedder.embed(cropRgb(d.rgb, o.box)));
+    detect.wall += a.wall;
+    detect.cpu += a.cpu;
+    if (objects.length > 0) {
+      crop.wall += b.wall * objects.length;
+      crop.cpu += b.cpu * objects.length;
+      crops += objects.length;
+    }
+  }
+  const perImage = (c: Cost, k: number): Cost => ({ wall: c.wall / k, cpu: c.cpu / k });
+  const detectCost = perImage(detect, n);
+  const cropCost = perImage(crop, Math.max(1, crops));
+  const objectsPerImage = crops / n;
+  row(`detection alone (CenterNet ${detector.inputSize}²)`, n, detectCost);
+  row('one crop embedding (CenterNet 256², backbone only)', crops, cropCost, 'per crop');
+  const goal = { wall: detectCost.wall + cropCost.wall, cpu: detectCost.cpu + cropCost.cpu };
+  row('detection + one crop embedding', n, goal, 'goal row');
+  const allCrops = { wall: (detect.wall + crop.wall) / n, cpu: (detect.cpu + crop.cpu) / n };
+  row('detection + all crop embeddings', n, allCrops, `${fixed(objectsPerImage, 1)} objects/image`);
+  row('faces alone (TinyFaceDetector 416²)', n, await timeEach(decoded, (d) => faces.detect(d.rgb)));
+  row('OCR alone (tesseract LSTM, eng)', slowN, await timeEach(slow, (b) => ocr.recognize(b)));
+  const types: Array<[string, EnrichmentType[]]> = [
+    ['OBJECT_DETECTION end to end', ['OBJECT_DETECTION']],
+    ['FACE_DETECTION end to end', ['FACE_DETECTION']],
+    ['OCR_TEXT end to end', ['OCR_TEXT']],
+    ['CAPTION_OBJECTS end to end (det + crops + OCR)', ['OBJECT_DETECTION', 'CAPTION_OBJECTS']],
+    ['CAPTION_IMAGES end to end (det + OCR + faces)', ['CAPTION_IMAGES']],
+  ];
+  for (const [what, t] of types) {
+    const set = t.includes('OCR_TEXT') || t.some((x) => x.startsWith('CAPTION')) ? slow : images;
+    row(`${what}, 1 thread`, set.length, await timeEach(set, (b) => runner.enrich(b, t)));
+  }
+  await runner.close();
+
+  const poolRows: Array<[string, EnrichmentType[]]> = [
+    ['OBJECT_DETECTION', ['OBJECT_DETECTION']],
+    ['all five types', ['OBJECT_DETECTION', 'CAPTION_OBJECTS', 'CAPTION_IMAGES', 'OCR_TEXT', 'FACE_DETECTION']],
+  ];
+  const starts: string[] = [];
+  for (const [what, t] of poolRows) {
+    const { rate, startSeconds } = await poolRate(images, t, 2);
+    rows.push([`${what}, 2-thread pool`, String(n), fixed(1000 / rate, 1), '', fixed(rate, 2), 'wall time / images']);
+    starts.push(`${what}: ${fixed(startSeconds, 1)} s`);
+  }
+  const loadAfter = os.loadavg();
+  return {
+    title: 'Enrichment models (CPU, tfjs-wasm and tesseract wasm)',
+    notes: [
+      `${n} JPEGs made from the ${PHOTOS.length} fixture photos (crop 75–100%, long side 900–1100 px, mirrored half the time, re-lit, q80–92); ${os.cpus().length} cores.`,
+      `Load average (1, 5, 15 min) before: ${loadBefore.map((v) => v.toFixed(2)).join(', ')}; after: ${loadAfter.map((v) => v.toFixed(2)).join(', ')} (the machine is shared).`,
+      `One-thread rows run in this process; models loaded in ${fixed(loadMs, 0)} ms. Pool start (threads spawned, models loaded, first image each): ${starts.join('; ')}.`,
+    ],
+    columns: ['what', 'images', 'wall ms/image', 'CPU ms/image', 'images/s', 'note'],
+    rows,
+    goals: [
+      {
+        description: `detection + crop embedding ≤ ${GOAL_MS} ms/image on one core (detection + one crop, wall clock)`,
+        actual: `${fixed(goal.wall, 1)} ms wall, ${fixed(goal.cpu, 1)} ms CPU; with all ${fixed(objectsPerImage, 1)} crops ${fixed(allCrops.wall, 1)} ms wall`,
+        pass: goal.wall <= GOAL_MS,
+      },
+    ],
+  };
+}
