@@ -8,6 +8,7 @@ import { snapshots } from './snapshots.js';
 import { exportsBench } from './exports.js';
 import { taskList } from './task-list.js';
 import { enrichmentModels } from './enrichment-models.js';
+import { enrichmentEndToEnd } from './enrichment.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
@@ -19,6 +20,7 @@ import { enrichmentModels } from './enrichment-models.js';
  * BENCH_STREAMS for notifications: concurrent streams (default 5000).
  * BENCH_EXPORT_ITEMS, BENCH_EXPORT_BIG_ITEMS, BENCH_EXPORT_IMAGES for exports (defaults 10000, 1000000, 2000).
  * BENCH_ENRICH_IMAGES, BENCH_ENRICH_SLOW_IMAGES for enrichment-models: photos, and photos for its OCR/captioner rows (defaults 200, 50).
+ * BENCH_ENRICH_E2E_IMAGES, BENCH_ENRICH_MODELS for enrichment (end to end through the API): photos (default 1000), TYPE=model_id pairs.
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -30,6 +32,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   notifications,
   exports: exportsBench,
   'enrichment-models': enrichmentModels,
+  enrichment: enrichmentEndToEnd,
 };
 
 function print(report: BenchReport): void {

@@ -1,0 +1,41 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+
+export const PHOTOS = ['dog.jpg', 'kite.jpg', 'person.jpg', 'horses.jpg', 'astronaut.png', 'chelsea.png', 'coffee.png'];
+
+/** Deterministic PRNG (mulberry32), so every run makes the same photos. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export /** `n` JPEGs of real photos: a random 75–100% crop of a fixture, resized to a 900–1100 px long side, maybe mirrored, re-lit, quality 80–92. */
+async function photoVariants(n: number): Promise<Buffer[]> {
+  const rnd = prng(8);
+  const sources = await Promise.all(PHOTOS.map((p) => readFile(path.join('test', 'fixtures', 'photos', p))));
+  const metas = await Promise.all(sources.map((s) => sharp(s).metadata()));
+  const out: Buffer[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = i % sources.length;
+    const { width: w = 0, height: h = 0 } = metas[k]!;
+    const f = 0.75 + rnd() * 0.25;
+    const cw = Math.round(w * f);
+    const ch = Math.round(h * f);
+    const left = Math.floor(rnd() * (w - cw + 1));
+    const top = Math.floor(rnd() * (h - ch + 1));
+    const side = 900 + Math.floor(rnd() * 200);
+    let img = sharp(sources[k]!).removeAlpha().extract({ left, top, width: cw, height: ch }).resize(cw >= ch ? { width: side } : { height: side });
+    if (rnd() < 0.5) img = img.flop();
+    img = img.modulate({ brightness: 0.85 + rnd() * 0.3 });
+    out.push(await img.jpeg({ quality: 80 + Math.floor(rnd() * 13) }).toBuffer());
+  }
+  return out;
+}
+
