@@ -15,7 +15,7 @@ const H = 768;
 const RAW = { raw: { width: W, height: H, channels: 3 as const } };
 
 /** Deterministic PRNG (mulberry32), so every run generates the same files. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,22 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { prng } from './media-gen.js';
 
 export const PHOTOS = ['dog.jpg', 'kite.jpg', 'person.jpg', 'horses.jpg', 'astronaut.png', 'chelsea.png', 'coffee.png'];
 
-/** Deterministic PRNG (mulberry32), so every run makes the same photos. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export /** `n` JPEGs of real photos: a random 75–100% crop of a fixture, resized to a 900–1100 px long side, maybe mirrored, re-lit, quality 80–92. */
+/** `n` JPEGs of real photos: a random 75–100% crop of a fixture, resized to a 900–1100 px long side, maybe mirrored, re-lit, quality 80–92. */
 async function photoVariants(n: number): Promise<Buffer[]> {
   const rnd = prng(8);
   const sources = await Promise.all(PHOTOS.map((p) => readFile(path.join('test', 'fixtures', 'photos', p))));
