@@ -6,7 +6,7 @@ import { prng } from './media-gen.js';
 export const PHOTOS = ['dog.jpg', 'kite.jpg', 'person.jpg', 'horses.jpg', 'astronaut.png', 'chelsea.png', 'coffee.png'];
 
 /** `n` JPEGs of real photos: a random 75–100% crop of a fixture, resized to a 900–1100 px long side, maybe mirrored, re-lit, quality 80–92. */
-async function photoVariants(n: number): Promise<Buffer[]> {
+export async function photoVariants(n: number): Promise<Buffer[]> {
   const rnd = prng(8);
   const sources = await Promise.all(PHOTOS.map((p) => readFile(path.join('test', 'fixtures', 'photos', p))));
   const metas = await Promise.all(sources.map((s) => sharp(s).metadata()));
