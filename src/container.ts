@@ -49,6 +49,8 @@ import { AlertsRepo } from './modules/notifications/alerts.repo.js';
 import { AlertsService } from './modules/notifications/alerts.service.js';
 import { AlertConsumer } from './jobs/alert-consumer.js';
 import { VectorIndexCache } from './modules/explore/vector-index-cache.js';
+import { AnnotationsRepo } from './modules/annotations/annotations.repo.js';
+import { AnnotationsService } from './modules/annotations/annotations.service.js';
 import { loadWordVectorEmbedder } from './adapters/models/text-embedder.js';
 import { centerNetIdentity } from './adapters/models/centernet-identity.js';
 
@@ -66,6 +68,7 @@ export interface Services {
   views: ViewsService;
   notifications: NotificationsService;
   exports: ExportsService;
+  annotations: AnnotationsService;
 }
 
 export interface Container {
@@ -133,7 +136,11 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const alerts = new AlertConsumer(new AlertsService(db, new AlertsRepo(db), notificationsRepo, explore, log), log);
   const exportsRepo = new ExportsRepo(db);
   const exports = new ExportsService(db, exportsRepo, datasets, datasetsRepo, tasksRepo, blobs, signer, config.export);
+  const versionsRepo = new VersionsRepo(db);
+  const annotationsRepo = new AnnotationsRepo(db);
+  const annotations = new AnnotationsService(db, annotationsRepo, datasets, datasetsRepo, tasksRepo, versionsRepo);
   const jobDeps: JobDeps = {
+    annotations: annotationsRepo,
     snapshots: snapshotsRepo,
     views: viewsRepo,
     addMedia: addMediaRepo,
@@ -143,7 +150,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     media: mediaRepo,
     ingestion: ingestionRepo,
     datasets: datasetsRepo,
-    versions: new VersionsRepo(db),
+    versions: versionsRepo,
     indexing: new IndexingRepo(db),
     blobGc,
     embedding: centerNetIdentity(config.embeddingInputSize),
@@ -179,7 +186,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     database,
     blobs,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db), exports: exportsRepo },
-    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications },
+    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, annotations },
     jobDeps,
     alerts,
     notificationStreams,

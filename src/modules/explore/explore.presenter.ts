@@ -30,7 +30,11 @@ export function presentClusters(rows: ExploreRow[], entityType: string, relevanc
       duplicate_group_id: row.duplicate_group,
       video_id: row.parent_media_id,
       frame_timestamp: row.frame_timestamp,
+      tags: row.tags,
+      label: row.label,
     });
+    if (row.label !== null && !cluster.labels.includes(row.label)) cluster.labels.push(row.label);
+    for (const tag of row.tags) if (!cluster.user_tags.includes(tag)) cluster.user_tags.push(tag);
   }
   return clusters;
 }

@@ -1,11 +1,51 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { DatasetStatus } from '../../core/dataset-status.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
-const ROW_STATE = sql.raw(
-  'media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier, duplicate_group, caption, tags, label, custom_fields',
-);
+const ROW_COLUMNS = [
+  'media_id',
+  'ordinal',
+  'cluster_l0',
+  'cluster_l1',
+  'cluster_l2',
+  'cluster_l3',
+  'cluster_l4',
+  'uniqueness_score',
+  'nn_similarity',
+  'is_outlier',
+  'duplicate_group',
+  'caption',
+  'tags',
+  'label',
+  'custom_fields',
+] as const;
+const ROW_STATE = sql.raw(ROW_COLUMNS.join(', '));
+
+/** The annotation columns an edit may rewrite, each as an expression over the current row `vm`. */
+export type RowChanges = Partial<Record<'tags' | 'label' | 'custom_fields', RawBuilder<unknown>>>;
+
+/**
+ * Copy on write and change in one statement: the version's rows of the media `picked` selects (a query of
+ * media_id) that `where` (over `vm`) keeps are written as its own rows with `changes` applied; rows it
+ * already owns are updated in place. Cost: the rows touched, whatever the dataset's size. Returns their count.
+ */
+export async function rewriteRows(
+  trx: Db,
+  versionId: string,
+  picked: RawBuilder<unknown>,
+  changes: RowChanges,
+  where: RawBuilder<boolean> = sql<boolean>`true`,
+): Promise<number> {
+  const changed = Object.keys(changes) as Array<keyof RowChanges>;
+  if (changed.length === 0) return 0;
+  const values = ROW_COLUMNS.map((c) => (c in changes ? sql`${changes[c as keyof RowChanges]!} as ${sql.ref(c)}` : sql.ref(`vm.${c}`)));
+  const result = await sql`insert into version_rows (version_id, ${ROW_STATE})
+    select ${versionId}::uuid, ${sql.join(values)} from version_media vm
+    where vm.version_id = ${versionId}::uuid and vm.media_id in (${picked}) and ${where}
+    on conflict (version_id, media_id) do update set ${sql.join(changed.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}`.execute(trx);
+  return Number(result.numAffectedRows ?? 0n);
+}
 
 /**
  * Copy on write: the rows of `mediaIds` that the (unsealed) version only inherits from its base become
@@ -48,12 +88,13 @@ export class VersionsRepo {
   async fork(trx: Db, datasetId: string, taskId: string | null = null, kind: ForkKind = 'full'): Promise<string> {
     const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
     const headId = head.head_version_id;
-    const headBase = headId ? (await trx.selectFrom('versions').select('base_id').where('id', '=', headId).executeTakeFirstOrThrow()).base_id : null;
+    const headRow = headId ? await trx.selectFrom('versions').select(['base_id', 'field_types']).where('id', '=', headId).executeTakeFirstOrThrow() : null;
+    const headBase = headRow?.base_id ?? null;
     const baseId = kind === 'delta' && headId ? (headBase ?? headId) : null;
     if (baseId) await this.seal(trx, baseId);
     const { id } = await trx
       .insertInto('versions')
-      .values({ dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: baseId })
+      .values({ dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: baseId, field_types: JSON.stringify(headRow?.field_types ?? {}) as never })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (baseId) {
@@ -104,6 +145,15 @@ export class VersionsRepo {
     if (previous.head_version_id && previous.head_version_id !== versionId) {
       await trx.updateTable('versions').set({ released_at: sql`now()` }).where('id', '=', previous.head_version_id).execute();
     }
+  }
+
+  async fieldTypes(db: Db, versionId: string): Promise<Record<string, string>> {
+    const row = await db.selectFrom('versions').select('field_types').where('id', '=', versionId).executeTakeFirst();
+    return row?.field_types ?? {};
+  }
+
+  async setFieldTypes(trx: Db, versionId: string, types: Record<string, string>): Promise<void> {
+    await trx.updateTable('versions').set({ field_types: JSON.stringify(types) as never }).where('id', '=', versionId).execute();
   }
 
   /** Sealed versions are never written again: every later change forks a new one. */
