@@ -51,6 +51,8 @@ import { AlertConsumer } from './jobs/alert-consumer.js';
 import { VectorIndexCache } from './modules/explore/vector-index-cache.js';
 import { AnnotationsRepo } from './modules/annotations/annotations.repo.js';
 import { AnnotationsService } from './modules/annotations/annotations.service.js';
+import { CustomMetadataRepo } from './modules/custom-metadata/custom-metadata.repo.js';
+import { CustomMetadataService } from './modules/custom-metadata/custom-metadata.service.js';
 import { loadWordVectorEmbedder } from './adapters/models/text-embedder.js';
 import { centerNetIdentity } from './adapters/models/centernet-identity.js';
 
@@ -69,6 +71,7 @@ export interface Services {
   notifications: NotificationsService;
   exports: ExportsService;
   annotations: AnnotationsService;
+  customMetadata: CustomMetadataService;
 }
 
 export interface Container {
@@ -139,8 +142,11 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const versionsRepo = new VersionsRepo(db);
   const annotationsRepo = new AnnotationsRepo(db);
   const annotations = new AnnotationsService(db, annotationsRepo, datasets, datasetsRepo, tasksRepo, versionsRepo);
+  const customMetadataRepo = new CustomMetadataRepo(db);
+  const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, datasetsRepo, tasksRepo, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
   const jobDeps: JobDeps = {
     annotations: annotationsRepo,
+    customMetadata: customMetadataRepo,
     snapshots: snapshotsRepo,
     views: viewsRepo,
     addMedia: addMediaRepo,
@@ -186,7 +192,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     database,
     blobs,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db), exports: exportsRepo },
-    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, annotations },
+    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, annotations, customMetadata },
     jobDeps,
     alerts,
     notificationStreams,

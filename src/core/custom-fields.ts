@@ -149,3 +149,71 @@ export function cleanAnnotation(value: string, max: number): string | null {
   const t = value.trim();
   return t === '' || t.length > max ? null : t;
 }
+
+export type FieldPlan = { ok: true; key: KeyColumn; types: FieldTypes } | { ok: false; problem: string };
+
+const isGiven = (v: unknown, fromText: boolean) => v !== null && v !== undefined && !(fromText && typeof v === 'string' && v.trim() === '');
+
+/**
+ * Fixes the key column and every field's type from the header and a sample of rows: text cells take the
+ * narrowest type all of them fit, native values must agree (a datetime among strings makes a string), and a
+ * field the dataset already has keeps its type when the sample fits it. Anything else is a problem (400).
+ */
+export function planFields(columns: readonly string[], sample: ReadonlyArray<Record<string, unknown>>, fromText: boolean, existing: FieldTypes): FieldPlan {
+  const header = headerProblem(columns);
+  if (header) return { ok: false, problem: header };
+  const key = keyColumnOf(columns)!;
+  const types: FieldTypes = {};
+  const problems: string[] = [];
+  for (const field of columns.filter((c) => !(KEY_COLUMNS as readonly string[]).includes(c))) {
+    const values = sample.map((row) => row[field]).filter((v) => isGiven(v, fromText));
+    let inferred: FieldType | undefined;
+    for (const value of values) {
+      const type = fromText ? textType(String(value)) : nativeType(value);
+      if (type === 'invalid' || type === null) {
+        problems.push(`column '${field}' holds a value that is not a string, number, boolean, datetime or list of strings`);
+        break;
+      }
+      if (fromText || inferred === undefined) inferred = fromText ? widenTextType(inferred, type) : type;
+      else if (inferred !== type) {
+        const pair = [inferred, type].sort().join(',');
+        if (pair === 'datetime,string') inferred = 'string';
+        else {
+          problems.push(`type conflict: column '${field}' holds both ${inferred} and ${type} values`);
+          break;
+        }
+      }
+    }
+    const known = existing[field];
+    if (known && known !== inferred && values.length > 0 && !values.every((v) => coerce(v, known, fromText).ok)) {
+      problems.push(...typeConflicts(existing, { [field]: inferred ?? 'string' }));
+    }
+    types[field] = known ?? inferred ?? 'string';
+  }
+  if (problems.length > 0) return { ok: false, problem: problems.slice(0, 5).join('; ') };
+  return { ok: true, key, types };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type ReadRow = { ok: true; key: string; fields: Record<string, unknown> } | { ok: false; reason: string };
+
+/** One row checked against the plan: its key and its given field values, or why the whole row is rejected. */
+export function readRow(values: Record<string, unknown>, key: KeyColumn, types: FieldTypes, fromText: boolean): ReadRow {
+  const raw = values[key];
+  const keyText = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
+  if (keyText === '') return { ok: false, reason: `empty ${key}` };
+  if (key === 'media_id' && !UUID.test(keyText)) return { ok: false, reason: `media_id '${keyText.slice(0, 60)}' is not a UUID` };
+  for (const column of Object.keys(values)) {
+    if (!(column in types) && !(KEY_COLUMNS as readonly string[]).includes(column) && isGiven(values[column], fromText)) {
+      return { ok: false, reason: `column '${column.slice(0, 60)}' is not one of the file's fields (the first ${SAMPLE_ROWS} rows name them)` };
+    }
+  }
+  const fields: Record<string, unknown> = {};
+  for (const [field, type] of Object.entries(types)) {
+    const result = coerce(values[field], type, fromText);
+    if (!result.ok) return { ok: false, reason: `field '${field}': ${result.reason}` };
+    if (result.value !== null) fields[field] = result.value;
+  }
+  return { ok: true, key: key === 'media_id' ? keyText.toLowerCase() : keyText, fields };
+}

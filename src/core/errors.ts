@@ -89,6 +89,11 @@ export const errors = {
   notifyNotEntitled: (email: string) => new AppError(422, `notify_emails: ${email} is not a user with access to this dataset`),
   notificationNotFound: () => new AppError(404, 'Notification not found or already read'),
 
+  metadataFileRequired: () => new AppError(400, "Upload the metadata file in the multipart form field 'file' (CSV with a header, JSON lines or Parquet)"),
+  metadataFileTooLarge: (limit: number) => new AppError(400, `Metadata file refused, nothing changed: it is larger than the limit of ${limit} bytes (CUSTOM_METADATA_MAX_BYTES)`),
+  badMetadataFile: (problem: string) => new AppError(400, `Metadata file refused, nothing changed: ${problem}`),
+  importNotFound: () => new AppError(404, 'Custom metadata import not found'),
+
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),
 } as const;

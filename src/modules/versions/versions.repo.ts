@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import type { FieldTypes } from '../../core/custom-fields.js';
 import type { DatasetStatus } from '../../core/dataset-status.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
@@ -147,12 +148,12 @@ export class VersionsRepo {
     }
   }
 
-  async fieldTypes(db: Db, versionId: string): Promise<Record<string, string>> {
+  async fieldTypes(db: Db, versionId: string): Promise<FieldTypes> {
     const row = await db.selectFrom('versions').select('field_types').where('id', '=', versionId).executeTakeFirst();
-    return row?.field_types ?? {};
+    return (row?.field_types ?? {}) as FieldTypes;
   }
 
-  async setFieldTypes(trx: Db, versionId: string, types: Record<string, string>): Promise<void> {
+  async setFieldTypes(trx: Db, versionId: string, types: FieldTypes): Promise<void> {
     await trx.updateTable('versions').set({ field_types: JSON.stringify(types) as never }).where('id', '=', versionId).execute();
   }
 
