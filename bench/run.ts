@@ -1,5 +1,6 @@
 import { type BenchEntry, type BenchReport, formatTable } from './lib/report.js';
 import { addMedia } from './add-media.js';
+import { annotations } from './annotations.js';
 import { indexGraph } from './index-graph.js';
 import { indexQuality } from './index-quality.js';
 import { ingestion } from './ingestion.js';
@@ -17,6 +18,7 @@ import { taskList } from './task-list.js';
  * seeded media (default 10000). BENCH_SNAPSHOT_SIZES for snapshots: media counts (default 1000,100000,1000000).
  * BENCH_STREAMS for notifications: concurrent streams (default 5000).
  * BENCH_EXPORT_ITEMS, BENCH_EXPORT_BIG_ITEMS, BENCH_EXPORT_IMAGES for exports (defaults 10000, 1000000, 2000).
+ * BENCH_ANNOTATION_MEDIA, BENCH_TAG_MEDIA, BENCH_IMPORT_ROWS for annotations (defaults 1000000, 100000, 1000000).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -27,6 +29,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   snapshots,
   notifications,
   exports: exportsBench,
+  annotations,
 };
 
 function print(report: BenchReport): void {

@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { ExploreFilters } from '../../core/vql.js';
 import { filtersSql } from '../explore/explore-filters.js';
-import { rewriteRows } from '../versions/versions.repo.js';
+import { missingMedia, rewriteRows } from '../versions/versions.repo.js';
 
 /** Which media an edit applies to: listed ids, whole clusters (at any level), or what an Explore query matches. */
 export type MediaPick = { kind: 'ids'; ids: string[] } | { kind: 'clusters'; ids: string[] } | { kind: 'query'; filters: ExploreFilters };
@@ -33,7 +33,9 @@ export class AnnotationsRepo {
     }
   }
 
+  /** Listed ids are all media of the version once requireKnown has passed: counted without reading rows. */
   async countPicked(trx: Db, versionId: string, pick: MediaPick): Promise<number> {
+    if (pick.kind === 'ids') return new Set(pick.ids.map((id) => id.toLowerCase())).size;
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from version_media
       where version_id = ${versionId}::uuid and media_id in (${this.picked(versionId, pick)})`.execute(trx);
     return rows[0]!.n;
@@ -41,7 +43,7 @@ export class AnnotationsRepo {
 
   /** Applies the change to the picked rows that it changes; the others are not copied. Returns how many changed. */
   async apply(trx: Db, versionId: string, pick: MediaPick, change: AnnotationChange): Promise<number> {
-    const source = sql`select media_id from (${this.picked(versionId, pick)}) p`;
+    const source = this.picked(versionId, pick);
     switch (change.kind) {
       case 'add_tags':
         return rewriteRows(trx, versionId, source, { tags: sql`array(select distinct t from unnest(vm.tags || ${change.tags}::text[]) t order by t)` }, sql`not (vm.tags @> ${change.tags}::text[])`);
@@ -53,10 +55,8 @@ export class AnnotationsRepo {
   }
 
   /** Of `ids`, those that are not media of the version. */
-  async unknownMedia(trx: Db, versionId: string, ids: string[]): Promise<string[]> {
-    const { rows } = await sql<{ id: string }>`select distinct id from unnest(${ids}::uuid[]) id
-      where not exists (select 1 from version_media where version_id = ${versionId}::uuid and media_id = id) order by id limit 100`.execute(trx);
-    return rows.map((r) => r.id);
+  unknownMedia(trx: Db, versionId: string, ids: string[]): Promise<string[]> {
+    return missingMedia(trx, versionId, ids);
   }
 
   /** Of `ids`, those that are no cluster of the version at any level. */
