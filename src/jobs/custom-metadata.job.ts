@@ -1,7 +1,7 @@
 import type { BlobStore } from '../adapters/blobs/blob-store.js';
 import type { TableFormat } from '../adapters/tables/table-rows.js';
 import { type FieldTypes, type KeyColumn, readRow, typeConflicts } from '../core/custom-fields.js';
-import type { CustomMetadataRepo, StagedRow } from '../modules/custom-metadata/custom-metadata.repo.js';
+import { CustomMetadataRepo, type StagedRow } from '../modules/custom-metadata/custom-metadata.repo.js';
 import type { ImportReportBody } from '../modules/custom-metadata/custom-metadata.service.js';
 import { metadataRows, readsText } from '../modules/custom-metadata/metadata-file.js';
 import type { AnnotationsRepo } from '../modules/annotations/annotations.repo.js';
@@ -21,6 +21,7 @@ export interface CustomMetadataDeps {
 
 /** Rows staged per statement. */
 const BATCH = 5_000;
+
 const REJECTIONS_KEPT = 100;
 
 /**
@@ -75,10 +76,19 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
             const headTypes = await deps.versions.fieldTypes(trx, state.headVersionId);
             const conflicts = typeConflicts(headTypes, config.types);
             if (conflicts.length > 0) throw new Error(`Nothing changed: ${conflicts.join('; ')}`);
-            const versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'delta');
-            const applied = await deps.customMetadata.apply(trx, versionId, ctx.taskId, config.key);
+            const applied = await deps.customMetadata.match(trx, state.headVersionId, ctx.taskId, config.key);
+            const sizes = await deps.annotations.counts(trx, ctx.datasetId);
+            // Half the dataset or more changes: one rewritten full copy; else a delta with only the matched rows.
+            const rewrite = applied.media * 2 >= sizes.n_images + sizes.n_videos;
+            let versionId: string;
+            if (rewrite) {
+              versionId = await deps.versions.forkRewritten(trx, ctx.datasetId, ctx.taskId, CustomMetadataRepo.matchedFields, { custom_fields: CustomMetadataRepo.mergeFields });
+            } else {
+              versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'delta');
+              await deps.customMetadata.applyFields(trx, versionId);
+            }
             await deps.versions.setFieldTypes(trx, versionId, { ...headTypes, ...config.types });
-            await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.annotations.counts(trx, ctx.datasetId), state.status);
+            await deps.versions.swapHead(trx, ctx.datasetId, versionId, sizes, state.status);
             const report: ImportReportBody = {
               rows: counts.rows,
               matched: applied.matched,

@@ -39,16 +39,7 @@ const names = async (filters: unknown[]) => {
 };
 const custom = (field: string, op: string, value: unknown) => [{ custom: { field, op, value } }];
 const taskCount = async () => (await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${datasetId}&task_type=CUSTOM_METADATA`)).body.total;
-const fieldsOf = async (fileName: string) =>
-  (
-    await server.loupe.container.database.db
-      .selectFrom('version_media as vm')
-      .innerJoin('datasets as d', 'd.head_version_id', 'vm.version_id')
-      .select('vm.custom_fields')
-      .where('d.id', '=', datasetId)
-      .where('vm.media_id', '=', ids.get(fileName)!)
-      .executeTakeFirstOrThrow()
-  ).custom_fields;
+const fieldsOf = async (fileName: string) => (await server.api(owner.token, 'GET', url(`/media/${ids.get(fileName)}`))).body.custom_fields;
 
 const CSV = [
   'file_name,weather,score,outdoor,taken,parts',

@@ -81,6 +81,7 @@ describe('tags', () => {
     expect(await names(vql([{ tags: { op: 'is', value: 'good' } }]))).toEqual(['dog.jpg', 'horses.jpg']);
     const dog = (await explore('file_name=dog.jpg')).find((p) => p.file_name === 'dog.jpg')!;
     expect(dog.tags).toEqual(['good', 'pet']);
+    expect((await server.api(viewer.token, 'GET', url(`/media/${ids.get('dog.jpg')}`))).body).toMatchObject({ tags: ['good', 'pet'], label: null, custom_fields: {} });
   });
 
   it('changes nothing (and makes no version) when the media already carry the tags', async () => {

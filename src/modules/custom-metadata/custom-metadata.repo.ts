@@ -27,10 +27,10 @@ export class CustomMetadataRepo {
 
   /**
    * Matches the staged rows to the version's media by key (a file_name may name several media; a media named
-   * by several rows takes the last), merges their fields into the media's custom fields (copy on write),
-   * and returns how many rows matched and the first keys that did not.
+   * by several rows takes the last) into the transaction's temporary table import_fields (media_id, fields),
+   * and counts: rows staged, rows matched, media matched, the first keys that matched nothing.
    */
-  async apply(trx: Db, versionId: string, taskId: string, key: KeyColumn): Promise<{ staged: number; matched: number; unmatchedKeys: string[] }> {
+  async match(trx: Db, versionId: string, taskId: string, key: KeyColumn): Promise<{ staged: number; matched: number; media: number; unmatchedKeys: string[] }> {
     const match =
       key === 'media_id'
         ? sql`join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = s.key::uuid`
@@ -41,15 +41,26 @@ export class CustomMetadataRepo {
       select distinct on (media_id) media_id, fields from import_matches order by media_id, line desc`.execute(trx);
     await sql`create unique index on import_fields (media_id)`.execute(trx);
     await sql`analyze import_fields`.execute(trx);
-    const { rows } = await sql<{ staged: number; matched: number }>`select
+    const { rows } = await sql<{ staged: number; matched: number; media: number }>`select
       (select count(*)::int from custom_metadata_rows where task_id = ${taskId}::uuid) as staged,
-      (select count(distinct line)::int from import_matches) as matched`.execute(trx);
+      (select count(distinct line)::int from import_matches) as matched,
+      (select count(*)::int from import_fields) as media`.execute(trx);
     const unmatched = await sql<{ key: string }>`select s.key from custom_metadata_rows s
       where s.task_id = ${taskId}::uuid and not exists (select 1 from import_matches i where i.line = s.line) order by s.line limit 20`.execute(trx);
-    await rewriteRows(trx, versionId, sql`select media_id from import_fields`, {
+    return { ...rows[0]!, unmatchedKeys: unmatched.rows.map((r) => r.key) };
+  }
+
+  /** The matched media and their fields (after match(), in its transaction). */
+  static readonly matchedFields = sql`select media_id, fields from import_fields`;
+
+  /** The merge of each matched media's fields, as a row change over `vm` and (in a rewritten fork) the joined `f`. */
+  static readonly mergeFields = sql`vm.custom_fields || coalesce(f.fields, '{}'::jsonb)`;
+
+  /** Merges import_fields into a (delta) version's rows: copy on write of the matched rows only. */
+  async applyFields(trx: Db, versionId: string): Promise<number> {
+    return rewriteRows(trx, versionId, sql`select media_id from import_fields`, {
       custom_fields: sql`vm.custom_fields || (select f.fields from import_fields f where f.media_id = vm.media_id)`,
     });
-    return { ...rows[0]!, unmatchedKeys: unmatched.rows.map((r) => r.key) };
   }
 
   /** Keeps the import's report on its task row (config.report), in the commit's transaction. */

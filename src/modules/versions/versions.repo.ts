@@ -113,6 +113,7 @@ export class VersionsRepo {
     const headId = head.head_version_id;
     const headRow = headId ? await trx.selectFrom('versions').select(['base_id', 'field_types']).where('id', '=', headId).executeTakeFirstOrThrow() : null;
     const headBase = headRow?.base_id ?? null;
+    if (kind === 'delta' && headId && headBase && (await this.ownsMost(trx, headId, headBase))) kind = 'full';
     const baseId = kind === 'delta' && headId ? (headBase ?? headId) : null;
     if (baseId) await this.seal(trx, baseId);
     const { id } = await trx
@@ -132,6 +133,44 @@ export class VersionsRepo {
       await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${id}::uuid, ${ROW_STATE}
         from ${source} where version_id = ${headId}::uuid`.execute(trx);
     }
+    return id;
+  }
+
+  /**
+   * Whether a delta head owns so many rows (over 50,000 and at least half its base's) that a delta fork,
+   * which copies them, costs about a full copy: then a full fork is made instead, once, and the forks after
+   * it (over it, sealed, as their base) copy nothing. Counts stop early for small deltas.
+   */
+  private async ownsMost(trx: Db, headId: string, baseId: string): Promise<boolean> {
+    const floor = 50_000;
+    const { rows } = await sql<{ own: number }>`select count(*)::int as own from (select 1 from version_rows
+      where version_id = ${headId}::uuid limit ${floor + 1}) s`.execute(trx);
+    if (rows[0]!.own <= floor) return false;
+    const { rows: all } = await sql<{ own: number; base: number }>`select
+      (select count(*)::int from version_rows where version_id = ${headId}::uuid) as own,
+      (select count(*)::int from version_rows where version_id = ${baseId}::uuid) as base`.execute(trx);
+    return all[0]!.own * 2 >= all[0]!.base;
+  }
+
+  /**
+   * A full fork whose copy applies `changes` (expressions over the head's row `vm` and the joined `f`, null
+   * where `source` has no row for the media) in the same pass: for a change to most of a dataset, one
+   * sequential copy instead of a delta plus a probe and an upsert per row, and the forks after it copy nothing.
+   */
+  async forkRewritten(trx: Db, datasetId: string, taskId: string | null, source: RawBuilder<unknown>, changes: RowChanges): Promise<string> {
+    const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
+    const headId = head.head_version_id;
+    if (!headId) throw new Error(`dataset ${datasetId} has no head to fork`);
+    const { field_types } = await trx.selectFrom('versions').select('field_types').where('id', '=', headId).executeTakeFirstOrThrow();
+    const { id } = await trx
+      .insertInto('versions')
+      .values({ dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: null, field_types: JSON.stringify(field_types) as never })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const values = ROW_COLUMNS.map((c) => (c in changes ? sql`${changes[c as keyof RowChanges]!}` : sql.ref(`vm.${c}`)));
+    await sql`insert into version_rows (version_id, ${ROW_STATE})
+      select ${id}::uuid, ${sql.join(values)} from version_media vm left join (${source}) f on f.media_id = vm.media_id
+      where vm.version_id = ${headId}::uuid`.execute(trx);
     return id;
   }
 
