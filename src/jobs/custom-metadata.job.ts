@@ -47,8 +47,12 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
       let bytes = 0;
       let batch: StagedRow[] = [];
       let reported = -1;
+      // One batch is written while the next is read: parsing and the database work side by side.
+      let writing: Promise<void> = Promise.resolve();
       const flush = async () => {
-        await deps.customMetadata.stage(ctx.taskId, batch);
+        await writing;
+        writing = deps.customMetadata.stage(ctx.taskId, batch);
+        writing.catch(() => {});
         batch = [];
         const pct = config.format === 'parquet' ? 50 : Math.floor(5 + (80 * bytes) / Math.max(1, config.size));
         if (pct > reported) await ctx.progress(pct, `Read ${counts.rows} row(s), ${counts.rejected} rejected`);
@@ -66,6 +70,7 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
           if (batch.length >= BATCH) await flush();
         }
         await flush();
+        await writing;
         if (counts.rows === 0) throw new Error('The file has no rows');
         if (counts.rejected === counts.rows) throw new Error(`No row could be imported; nothing changed (line ${rejections[0]!.line}: ${rejections[0]!.reason})`);
         await ctx.progress(90, `Applying ${counts.rows - counts.rejected} row(s)`);
@@ -104,6 +109,7 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
           (r) => `Imported ${Object.keys(config.types).length} field(s) from ${r.rows} row(s): ${r.matched} matched, ${r.unmatched} unmatched, ${r.rejected} rejected`,
         );
       } catch (err) {
+        await writing.catch(() => {});
         await deps.customMetadata.clear(ctx.taskId).catch(() => {});
         throw err;
       } finally {
