@@ -160,7 +160,7 @@ describe('label propagation', () => {
     expect(await server.api(owner.token, 'POST', url('/labels/propagate'), { threshold: 5 })).toMatchObject({ status: 422 });
   });
 
-  it('blocks snapshot creation and restore while it runs (409), but not edits', async () => {
+  it('blocks snapshot creation, restore and a second propagation while it runs (409)', async () => {
     const snapshot = (await server.api(owner.token, 'GET', url('/snapshot'))).body[0];
     await holding('lock table version_bases in access exclusive mode', async () => {
       const started = await server.api(owner.token, 'POST', url('/labels/propagate'), { threshold: 4 });
