@@ -1,5 +1,6 @@
 import { type BenchEntry, type BenchReport, formatTable } from './lib/report.js';
 import { addMedia } from './add-media.js';
+import { annotations } from './annotations.js';
 import { indexGraph } from './index-graph.js';
 import { indexQuality } from './index-quality.js';
 import { ingestion } from './ingestion.js';
@@ -21,6 +22,7 @@ import { enrichmentEndToEnd } from './enrichment.js';
  * BENCH_EXPORT_ITEMS, BENCH_EXPORT_BIG_ITEMS, BENCH_EXPORT_IMAGES for exports (defaults 10000, 1000000, 2000).
  * BENCH_ENRICH_IMAGES, BENCH_ENRICH_SLOW_IMAGES for enrichment-models: photos, and photos for its OCR/captioner rows (defaults 200, 50).
  * BENCH_ENRICH_E2E_IMAGES, BENCH_ENRICH_MODELS for enrichment (end to end through the API): photos (default 1000), TYPE=model_id pairs.
+ * BENCH_ANNOTATION_MEDIA, BENCH_TAG_MEDIA, BENCH_IMPORT_ROWS for annotations (defaults 1000000, 100000, 1000000).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -33,6 +35,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   exports: exportsBench,
   'enrichment-models': enrichmentModels,
   enrichment: enrichmentEndToEnd,
+  annotations,
 };
 
 function print(report: BenchReport): void {

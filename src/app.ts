@@ -18,6 +18,8 @@ import { ingestionRoutes } from './modules/ingestion/ingestion.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { exploreRoutes } from './modules/explore/explore.routes.js';
 import { addMediaRoutes } from './modules/add-media/add-media.routes.js';
+import { annotationsRoutes } from './modules/annotations/annotations.routes.js';
+import { customMetadataRoutes } from './modules/custom-metadata/custom-metadata.routes.js';
 import { type MetricsSource, registerMetrics } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { snapshotsRoutes } from './modules/snapshots/snapshots.routes.js';
@@ -100,6 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   exportsRoutes(app, { exports: deps.services.exports, auth, publicUrl: deps.publicUrl });
   enrichmentRoutes(app, { enrichment: deps.services.enrichment });
   viewsRoutes(app, { views: deps.services.views });
+  annotationsRoutes(app, { annotations: deps.services.annotations });
+  customMetadataRoutes(app, { customMetadata: deps.services.customMetadata });
   notificationsRoutes(app, { notifications: deps.services.notifications });
   notificationStreamRoutes(app, { notifications: deps.services.notifications });
   exploreRoutes(app, { explore: deps.services.explore, views: deps.services.views, media, publicUrl: deps.publicUrl, maxFileBytes: deps.services.ingestion.limits.maxFileBytes });

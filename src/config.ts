@@ -28,6 +28,8 @@ export interface Config {
   /** How often the worker looks for media batches whose alerts were not evaluated (their NOTIFY missed). */
   alertSweepSeconds: number;
   export: { maxItems: number; ttlSeconds: number; linkSeconds: number };
+  /** Largest custom metadata file an import accepts. */
+  customMetadataMaxBytes: number;
   /** Side of the square input the image embedder runs at (a multiple of 32). */
   embeddingInputSize: number;
   /** Native threads for building the neighbour graph. */
@@ -173,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
       ttlSeconds: integer('EXPORT_TTL_SECONDS', 7 * 86_400, 0, 31_536_000),
       linkSeconds: integer('EXPORT_LINK_SECONDS', 3600, 60, 7 * 86_400),
     },
+    customMetadataMaxBytes: integer('CUSTOM_METADATA_MAX_BYTES', GiB, 1, Number.MAX_SAFE_INTEGER),
     embeddingInputSize: integer('EMBEDDING_INPUT_SIZE', 256, 64, 1024),
     indexThreads: integer('INDEX_THREADS', 2, 1, 64),
     addMedia: { enabled: flag('ADD_MEDIA_ENABLED', true), localRoots: roots('LOCAL_MEDIA_ROOTS') },

@@ -49,6 +49,10 @@ import { AlertsRepo } from './modules/notifications/alerts.repo.js';
 import { AlertsService } from './modules/notifications/alerts.service.js';
 import { AlertConsumer } from './jobs/alert-consumer.js';
 import { VectorIndexCache } from './modules/explore/vector-index-cache.js';
+import { AnnotationsRepo } from './modules/annotations/annotations.repo.js';
+import { AnnotationsService } from './modules/annotations/annotations.service.js';
+import { CustomMetadataRepo } from './modules/custom-metadata/custom-metadata.repo.js';
+import { CustomMetadataService } from './modules/custom-metadata/custom-metadata.service.js';
 import { loadWordVectorEmbedder } from './adapters/models/text-embedder.js';
 import { centerNetIdentity } from './adapters/models/centernet-identity.js';
 import { OpenAiCaptioner } from './adapters/models/openai-captioner.js';
@@ -73,6 +77,8 @@ export interface Services {
   notifications: NotificationsService;
   exports: ExportsService;
   enrichment: EnrichmentService;
+  annotations: AnnotationsService;
+  customMetadata: CustomMetadataService;
 }
 
 export interface Container {
@@ -145,14 +151,21 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const catalogue = (): EnrichmentModel[] => modelCatalogue(enrichmentRuntimes(), byoModels);
   // Model weights load on the first enrichment, in worker threads, not at boot.
   let enrichmentPool: EnrichmentPool | null = null;
-  const builtins = () => (enrichmentPool ??= createEnrichmentPool({ threads: config.enrichment.threads }));
+  const builtins = () => (enrichmentPool ??= createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize: config.embeddingInputSize }));
   const enrichmentRepo = new EnrichmentRepo(db);
   const enrichment = new EnrichmentService(db, enrichmentRepo, datasets, datasetsRepo, tasksRepo, catalogue);
+  const versionsRepo = new VersionsRepo(db);
+  const annotationsRepo = new AnnotationsRepo(db);
+  const annotations = new AnnotationsService(db, annotationsRepo, datasets, datasetsRepo, tasksRepo, versionsRepo);
+  const customMetadataRepo = new CustomMetadataRepo(db);
+  const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, datasetsRepo, tasksRepo, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
   const jobDeps: JobDeps = {
     enrichment: enrichmentRepo,
     enricher: new MediaEnricher(builtins, openai),
     enrichmentModels: catalogue,
     enrichmentConcurrency: config.enrichment.threads + (openai ? config.enrichment.openai!.concurrency : 0),
+    annotations: annotationsRepo,
+    customMetadata: customMetadataRepo,
     snapshots: snapshotsRepo,
     views: viewsRepo,
     addMedia: addMediaRepo,
@@ -162,7 +175,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     media: mediaRepo,
     ingestion: ingestionRepo,
     datasets: datasetsRepo,
-    versions: new VersionsRepo(db),
+    versions: versionsRepo,
     indexing: new IndexingRepo(db),
     blobGc,
     embedding: centerNetIdentity(config.embeddingInputSize),
@@ -198,7 +211,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     database,
     blobs,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db), exports: exportsRepo },
-    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, enrichment },
+    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
     jobDeps,
     alerts,
     notificationStreams,

@@ -98,6 +98,10 @@ export const errors = {
   enrichmentModelInactive: (id: string, status: string) => new AppError(422, `Model '${id}' is not Active (${status}) and cannot be applied`),
   enrichmentDependencyMissing: (type: string, dependency: string) =>
     new AppError(422, `${type} depends on ${dependency}: apply ${dependency} first or in the same request`),
+  metadataFileRequired: () => new AppError(400, "Upload the metadata file in the multipart form field 'file' (CSV with a header, JSON lines or Parquet)"),
+  metadataFileTooLarge: (limit: number) => new AppError(400, `Metadata file refused, nothing changed: it is larger than the limit of ${limit} bytes (CUSTOM_METADATA_MAX_BYTES)`),
+  badMetadataFile: (problem: string) => new AppError(400, `Metadata file refused, nothing changed: ${problem}`),
+  importNotFound: () => new AppError(404, 'Custom metadata import not found'),
 
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),

@@ -3,11 +3,28 @@ import { errors } from './errors.js';
 import { TASK_TYPES, type TaskType } from './tasks.js';
 
 /** Operations on a dataset that are checked against its status and running tasks before they start. */
-export const DATASET_OPERATIONS = ['add_media', 'reindex', 'create_snapshot', 'restore_snapshot', 'clone_snapshot', 'enrich_dataset'] as const;
+export const DATASET_OPERATIONS = [
+  'add_media',
+  'reindex',
+  'create_snapshot',
+  'restore_snapshot',
+  'clone_snapshot',
+  'edit_annotations',
+  'import_custom_metadata',
+  'propagate_labels',
+  'enrich_dataset',
+] as const;
 export type DatasetOperation = (typeof DATASET_OPERATIONS)[number];
 
 /** Everything that writes a dataset's media, index or annotations (spec 4.1 rule 1's list). */
-const DATA_CHANGES: readonly TaskType[] = ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'];
+const DATA_CHANGES: readonly TaskType[] = ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'];
+
+/**
+ * Tasks that fork the head when they start and make their fork the head when they commit: an edit made
+ * meanwhile would be lost, so edits wait for them. An import or a propagation applies its change to the
+ * head as it is at its commit (under the dataset row lock), so edits may go on while those run.
+ */
+const HEAD_REPLACERS: readonly TaskType[] = ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'SNAPSHOT_RESTORE'];
 
 /** The statuses each operation may start from (spec 3.1 and 4.1). */
 export const OPERATION_FROM: Record<DatasetOperation, readonly DatasetStatus[]> = {
@@ -16,6 +33,9 @@ export const OPERATION_FROM: Record<DatasetOperation, readonly DatasetStatus[]> 
   create_snapshot: ['READY'],
   restore_snapshot: ['READY', 'PARTIAL INDEX', 'ERROR'],
   clone_snapshot: ['READY', 'PARTIAL INDEX', 'ERROR'],
+  edit_annotations: ['READY', 'PARTIAL INDEX'],
+  import_custom_metadata: ['READY', 'PARTIAL INDEX'],
+  propagate_labels: ['READY', 'PARTIAL INDEX'],
   enrich_dataset: ['READY'],
 };
 
@@ -32,6 +52,9 @@ export const BLOCKED_BY: Record<DatasetOperation, readonly TaskType[]> = {
   create_snapshot: DATA_CHANGES,
   restore_snapshot: TASK_TYPES,
   clone_snapshot: [],
+  edit_annotations: HEAD_REPLACERS,
+  import_custom_metadata: DATA_CHANGES,
+  propagate_labels: [...HEAD_REPLACERS, 'LABEL_PROPAGATION'],
   enrich_dataset: DATA_CHANGES,
 };
 

@@ -8,6 +8,9 @@ export const TASK_TYPES = [
   'CUSTOM_METADATA',
   'SNAPSHOT_RESTORE',
   'SNAPSHOT_CLONE',
+  // An extension of spec 2.2 (which names no type for it): spec 4.1 rule 1 lists label propagation among
+  // the operations that block a snapshot, so it must show as its own task to be seen and to block.
+  'LABEL_PROPAGATION',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

@@ -1,3 +1,4 @@
+import { FIELD_NAME, isDateTimeText, normaliseDateTime } from './custom-fields.js';
 import { errors } from './errors.js';
 
 export const ISSUE_TYPES = ['blur', 'dark', 'bright', 'outliers', 'duplicates'] as const;
@@ -6,7 +7,22 @@ export type IssueType = (typeof ISSUE_TYPES)[number];
 export const MEDIA_TYPES = ['IMAGE', 'VIDEO_FRAME', 'VIDEO'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
-export const VQL_FILTER_KEYS = ['text', 'labels', 'tags', 'issues', 'duplicates', 'uniqueness'] as const;
+export const VQL_FILTER_KEYS = ['text', 'labels', 'tags', 'issues', 'duplicates', 'uniqueness', 'custom'] as const;
+
+export const FIELD_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'between', 'contains', 'exists'] as const;
+export type FieldOp = (typeof FIELD_OPS)[number];
+export type FieldScalar = string | number | boolean;
+
+/**
+ * A custom metadata field condition. Range bounds are numbers or ISO datetimes (normalised to UTC so they
+ * compare as stored); `contains` is a substring of a string field or an item of a list field.
+ */
+export type FieldFilter =
+  | { field: string; op: 'eq' | 'ne'; value: FieldScalar }
+  | { field: string; op: 'gt' | 'gte' | 'lt' | 'lte'; value: number | string }
+  | { field: string; op: 'between'; value: [number, number] | [string, string] }
+  | { field: string; op: 'contains'; value: string }
+  | { field: string; op: 'exists'; value: boolean };
 export const VQL_MAX_FILTERS = 20;
 export const TEXT_MAX_LENGTH = 500;
 
@@ -26,6 +42,8 @@ export interface ExploreFilters {
   labels: string[][];
   /** Each inner array is one filter: the media has at least one of these tags. */
   tags: string[][];
+  /** Custom metadata conditions, all AND-ed. */
+  fields: FieldFilter[];
   issues: Array<{ issue: IssueType; mode: IssueMode }>;
   /** Keep media with a neighbour at cosine similarity >= this (the strictest of all duplicates filters). */
   minDuplicateSimilarity: number | null;
@@ -54,6 +72,7 @@ export function emptyFilters(): ExploreFilters {
     text: [],
     labels: [],
     tags: [],
+    fields: [],
     issues: [],
     minDuplicateSimilarity: null,
     minUniqueness: null,
@@ -68,6 +87,7 @@ export function isEmptyFilters(f: ExploreFilters): boolean {
     f.text.length === 0 &&
     f.labels.length === 0 &&
     f.tags.length === 0 &&
+    f.fields.length === 0 &&
     f.issues.length === 0 &&
     f.minDuplicateSimilarity === null &&
     f.minUniqueness === null &&
@@ -155,9 +175,53 @@ function applyElement(f: ExploreFilters, element: unknown, at: string): void {
       f.minUniqueness = maxOf(f.minUniqueness, jsonNumber(b.value, `${path}.value`, 0, 1, true));
       return;
     }
+    case 'custom': {
+      f.fields.push(fieldFilter(body, path));
+      return;
+    }
     default:
       throw errors.validation(`${at} has unknown filter '${key}'; expected one of ${oneOf}`);
   }
+}
+
+function fieldFilter(body: unknown, path: string): FieldFilter {
+  const b = fields(body, path, ['field', 'op', 'value']);
+  if (typeof b.field !== 'string' || !FIELD_NAME.test(b.field)) throw errors.validation(`${path}.field must be a custom field name`);
+  const field = b.field;
+  const op = oneOfValue(b.op, `${path}.op`, FIELD_OPS);
+  const at = `${path}.value`;
+  switch (op) {
+    case 'eq':
+    case 'ne': {
+      if (typeof b.value === 'boolean' || (typeof b.value === 'number' && Number.isFinite(b.value))) return { field, op, value: b.value };
+      if (typeof b.value === 'string') return { field, op, value: normaliseDateTime(b.value.trim()) ?? b.value };
+      throw errors.validation(`${at} must be a string, a number or a boolean`);
+    }
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return { field, op, value: bound(b.value, at) };
+    case 'between': {
+      if (!Array.isArray(b.value) || b.value.length !== 2) throw errors.validation(`${at} must be [low, high]`);
+      const [low, high] = [bound(b.value[0], `${at}[0]`), bound(b.value[1], `${at}[1]`)];
+      if (typeof low !== typeof high) throw errors.validation(`${at} must be two numbers or two datetimes`);
+      if (low > high) throw errors.validation(`${at}: low must not be greater than high`);
+      return { field, op, value: [low, high] as [number, number] | [string, string] };
+    }
+    case 'contains':
+      return { field, op, value: textValue(b.value, at) };
+    case 'exists':
+      if (typeof b.value !== 'boolean') throw errors.validation(`${at} must be true or false`);
+      return { field, op, value: b.value };
+  }
+}
+
+/** A range bound: a finite number, or an ISO 8601 datetime normalised to UTC. */
+function bound(v: unknown, path: string): number | string {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && isDateTimeText(v.trim())) return normaliseDateTime(v.trim())!;
+  throw errors.validation(`${path} must be a number or an ISO 8601 datetime`);
 }
 
 /** The filter's body, with required `op`/`value` present and no keys outside `allowed`. */

@@ -16,8 +16,9 @@ export interface TaskContext {
   /**
    * Enters the final phase (abort is refused from here) and runs `work` in the same database
    * transaction that marks the task COMPLETED, so results and completion land together or not at all.
+   * `message` may be made from what `work` returns (e.g. how many rows it changed).
    */
-  commit<T>(work: (trx: Db) => Promise<T>, message?: string): Promise<T>;
+  commit<T>(work: (trx: Db) => Promise<T>, message?: string | ((result: T) => string)): Promise<T>;
 }
 
 export type TaskHandler = (ctx: TaskContext) => Promise<void>;

@@ -67,7 +67,8 @@ export async function runTask(deps: RunTaskDeps, handler: TaskHandler, taskId: s
       controller.signal.throwIfAborted();
       const result = await deps.db.transaction().execute(async (trx) => {
         const value = await work(trx);
-        if (!(await tasks.complete(trx, taskId, task.attempt, message))) throw new TaskAborted();
+        const text = typeof message === 'function' ? message(value) : message;
+        if (!(await tasks.complete(trx, taskId, task.attempt, text))) throw new TaskAborted();
         return value;
       });
       committed = true;

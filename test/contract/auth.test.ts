@@ -79,6 +79,15 @@ describe('public routes', () => {
       'POST /api/v1/dataset/{dataset_id}/export_entities_async',
       'GET /api/v1/dataset/{dataset_id}/export_status',
       'GET /api/v1/exports/{export_id}/download',
+      'POST /api/v1/dataset/{dataset_id}/media/tags',
+      'POST /api/v1/dataset/{dataset_id}/media/tags/remove',
+      'PUT /api/v1/dataset/{dataset_id}/media/label',
+      'GET /api/v1/dataset/{dataset_id}/tags',
+      'GET /api/v1/dataset/{dataset_id}/labels',
+      'POST /api/v1/dataset/{dataset_id}/labels/propagate',
+      'POST /api/v1/dataset/{dataset_id}/custom_metadata',
+      'GET /api/v1/dataset/{dataset_id}/custom_metadata/schema',
+      'GET /api/v1/dataset/{dataset_id}/custom_metadata/imports/{task_id}',
     ]) {
       expect(documented).toContain(expected);
     }

@@ -14,19 +14,30 @@ const STARTS_FROM: Record<DatasetOperation, DatasetStatus[]> = {
   create_snapshot: ['READY'],
   restore_snapshot: ['READY', 'PARTIAL INDEX', 'ERROR'],
   clone_snapshot: ['READY', 'PARTIAL INDEX', 'ERROR'],
+  edit_annotations: ['READY', 'PARTIAL INDEX'],
+  import_custom_metadata: ['READY', 'PARTIAL INDEX'],
+  propagate_labels: ['READY', 'PARTIAL INDEX'],
   // Spec 4.4: the source must be READY.
   enrich_dataset: ['READY'],
 };
 
 const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
-  add_media: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
-  reindex: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
-  // Rule 1: creation, enrichment, media addition, re-indexing, custom metadata import, restore.
-  create_snapshot: ['DATASET_CREATION', 'ENRICHMENT', 'MEDIA_ADDITION', 'REINDEX', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
+  // A media batch or reindex replaces the head with its own fork on commit: an import or propagation
+  // committed meanwhile would be lost, so they exclude each other both ways.
+  add_media: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
+  reindex: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
+  // Rule 1: creation, enrichment, media addition, re-indexing, label propagation, custom metadata import, restore.
+  create_snapshot: ['DATASET_CREATION', 'ENRICHMENT', 'MEDIA_ADDITION', 'REINDEX', 'LABEL_PROPAGATION', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
   // Rule 3: any major operation, including another restore or clone.
-  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE'],
+  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE'],
   // Rule 4: a clone reads a sealed snapshot and blocks nothing; only the status table applies.
   clone_snapshot: [],
+  // Edits are small versions on the head: only tasks that replace the head with a fork made earlier block them
+  // (an import and a propagation apply to the head as it is when they commit, so edits go on beside them).
+  edit_annotations: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'SNAPSHOT_RESTORE'],
+  // One import at a time (field types are checked against the head when it starts), none beside a head replacer.
+  import_custom_metadata: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
+  propagate_labels: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
   // The source of an enrichment must not change under it: whatever changes data blocks it.
   enrich_dataset: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
 };
@@ -76,5 +87,12 @@ describe('requireOperation', () => {
   it('throws a 409 naming the allowed statuses otherwise, and passes when allowed', () => {
     expect(() => requireOperation('create_snapshot', 'PARTIAL INDEX', [])).toThrow("Operation 'create_snapshot' needs the dataset READY; it is PARTIAL INDEX");
     expect(() => requireOperation('restore_snapshot', 'ERROR', [])).not.toThrow();
+  });
+
+  it('refuses an edit during a restore with the 409 that names it', () => {
+    expect(() => requireOperation('edit_annotations', 'READ ONLY', ['SNAPSHOT_RESTORE'])).toThrow(
+      "Operation 'edit_annotations' is blocked while SNAPSHOT_RESTORE task is running",
+    );
+    expect(() => requireOperation('edit_annotations', 'READY', ['CUSTOM_METADATA', 'LABEL_PROPAGATION'])).not.toThrow();
   });
 });

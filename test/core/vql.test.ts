@@ -232,6 +232,7 @@ describe('parseExploreFilters: vql and plain parameters together', () => {
       ],
       labels: [['dog'], ['park', 'tree']],
       tags: [['good'], ['new']],
+      fields: [],
       issues: [
         { issue: 'blur', mode: 'out' },
         { issue: 'dark', mode: 'in' },
@@ -254,6 +255,29 @@ describe('parseExploreFilters: vql and plain parameters together', () => {
 
   it('rejects a bad plain parameter even when vql is valid', () => {
     rejects({ ...vql({ tags: { op: 'is', value: 'a' } }), min_uniqueness: 'abc' }, 'min_uniqueness must be a number');
+  });
+});
+
+describe('custom field filters', () => {
+  const custom = (body: unknown) => ({ vql: JSON.stringify([{ custom: body }]) });
+
+  it('parses equality, ranges, contains and exists, normalising datetimes to UTC', () => {
+    expect(parseExploreFilters(custom({ field: 'weather', op: 'eq', value: 'rain' })).fields).toEqual([{ field: 'weather', op: 'eq', value: 'rain' }]);
+    expect(parseExploreFilters(custom({ field: 'score', op: 'gte', value: 3 })).fields).toEqual([{ field: 'score', op: 'gte', value: 3 }]);
+    expect(parseExploreFilters(custom({ field: 'taken', op: 'between', value: ['2024-01-01', '2024-02-01T12:00:00+01:00'] })).fields).toEqual([
+      { field: 'taken', op: 'between', value: ['2024-01-01T00:00:00.000Z', '2024-02-01T11:00:00.000Z'] },
+    ]);
+    expect(parseExploreFilters(custom({ field: 'parts', op: 'contains', value: ' wheel ' })).fields).toEqual([{ field: 'parts', op: 'contains', value: 'wheel' }]);
+    expect(parseExploreFilters(custom({ field: 'ok', op: 'exists', value: false })).fields).toEqual([{ field: 'ok', op: 'exists', value: false }]);
+  });
+
+  it('rejects bad fields, ops and values with the path', () => {
+    rejects(custom({ field: 'bad name', op: 'eq', value: 1 }), 'vql[0].custom.field must be a custom field name');
+    rejects(custom({ field: 'a', op: 'like', value: 1 }), 'vql[0].custom.op must be one of eq, ne, gt, gte, lt, lte, between, contains, exists');
+    rejects(custom({ field: 'a', op: 'gt', value: 'soon' }), 'vql[0].custom.value must be a number or an ISO 8601 datetime');
+    rejects(custom({ field: 'a', op: 'between', value: [5, 1] }), 'vql[0].custom.value: low must not be greater than high');
+    rejects(custom({ field: 'a', op: 'between', value: [1, '2024-01-01'] }), 'vql[0].custom.value must be two numbers or two datetimes');
+    rejects(custom({ field: 'a', op: 'exists', value: 'yes' }), 'vql[0].custom.value must be true or false');
   });
 });
 

@@ -11,6 +11,7 @@ import * as m0009 from './migrations/0009-exports.js';
 import * as m0010 from './migrations/0010-views-notifications.js';
 import * as m0011 from './migrations/0011-version-deltas.js';
 import * as m0012 from './migrations/0012-annotations.js';
+import * as m0013 from './migrations/0013-custom-metadata.js';
 import * as m0020 from './migrations/0020-enrichment.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-views-notifications': m0010,
   '0011-version-deltas': m0011,
   '0012-annotations': m0012,
+  '0013-custom-metadata': m0013,
   '0020-enrichment': m0020,
 };
 

@@ -71,6 +71,8 @@ export interface VersionsTable {
   released_at: Date | null;
   /** A sealed version whose rows this one has too, except where it holds its own row for the media. */
   base_id: Generated<string | null>;
+  /** Custom metadata fields of this version and their types (src/core/custom-fields.ts). */
+  field_types: Generated<Record<string, string>>;
 }
 
 export type SnapshotReason = 'manual' | 'creation' | 'clone';

@@ -31,11 +31,14 @@ export function presentClusters(rows: Array<ExploreRow | ObjectRow>, entityType:
       duplicate_group_id: row.duplicate_group,
       video_id: row.parent_media_id,
       frame_timestamp: row.frame_timestamp,
-      ...(object ? { object_id: object.object_id, label: object.label, score: object.score, bounding_box: object.box } : {}),
+      tags: row.tags,
+      label: row.label,
+      ...(object ? { object_id: object.object_id, score: object.score, bounding_box: object.box } : {}),
     });
     const caption = object ? object.object_caption : row.caption;
     if (caption && !cluster.captions.includes(caption)) cluster.captions.push(caption);
-    for (const label of row.object_labels) if (!cluster.labels.includes(label)) cluster.labels.push(label);
+    for (const label of [row.label, ...row.object_labels]) if (label !== null && !cluster.labels.includes(label)) cluster.labels.push(label);
+    for (const tag of row.tags) if (!cluster.user_tags.includes(tag)) cluster.user_tags.push(tag);
   }
   return clusters;
 }

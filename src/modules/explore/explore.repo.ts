@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
-import type { ExploreFilters, IssueType } from '../../core/vql.js';
+import type { ExploreFilters } from '../../core/vql.js';
+import { MEDIA_TEXT, filtersSql, tsQuery } from './explore-filters.js';
 
 export const CLUSTERS_PER_PAGE = 100;
 
@@ -40,6 +41,8 @@ export interface ExploreRow {
   is_outlier: boolean;
   duplicate_group: string | null;
   quality_flags: string[];
+  tags: string[];
+  label: string | null;
   relevance: number | null;
   caption: string | null;
   /** Labels of the objects detected in the media. */
@@ -67,18 +70,6 @@ export interface MatchCounts {
   n_clusters: number;
 }
 
-/** What text search reads: the media's own text, its caption, and its detected objects' labels and captions. */
-const MEDIA_TEXT = sql`(m.search_text || to_tsvector('english', coalesce(vm.caption, '') || ' ' || coalesce(
-  (select string_agg(concat_ws(' ', o ->> 'label', o ->> 'caption', o ->> 'text'), ' ') from jsonb_array_elements(vm.objects) o), '')))`;
-
-const ISSUE_SQL: Record<IssueType, RawBuilder<boolean>> = {
-  blur: sql<boolean>`'blurry' = any(m.quality_flags)`,
-  dark: sql<boolean>`'dark' = any(m.quality_flags)`,
-  bright: sql<boolean>`'bright' = any(m.quality_flags)`,
-  outliers: sql<boolean>`vm.is_outlier`,
-  duplicates: sql<boolean>`vm.duplicate_group is not null`,
-};
-
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
 export class ExploreRepo {
   constructor(private readonly db: Db) {}
@@ -104,7 +95,7 @@ export class ExploreRepo {
     const result = await sql<ExploreRow & { total_clusters: string }>`
       with matched as (
         select ${cluster} as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id,
-          m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, ${relevance} as relevance, ${rank} as rank,
+          m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, vm.tags, vm.label, ${relevance} as relevance, ${rank} as rank,
           vm.caption, coalesce(jsonb_array_length(vm.objects), 0) as n_objects,
           array(select distinct o ->> 'label' from jsonb_array_elements(coalesce(vm.objects, '[]')) o order by 1) as object_labels
         from version_media vm
@@ -173,7 +164,7 @@ export class ExploreRepo {
       with matched as (
         select (o -> 'clusters' ->> ${q.level}::int)::uuid as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height,
           m.thumb_hash, m.parent_media_id, m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags,
-          ${relevance} as relevance, vm.caption, 1 as n_objects, array[o ->> 'label'] as object_labels,
+          vm.tags, ${relevance} as relevance, vm.caption, 1 as n_objects, array[o ->> 'label'] as object_labels,
           o ->> 'object_id' as object_id, o ->> 'label' as label, (o ->> 'score')::real as score, o -> 'box' as box, o ->> 'caption' as object_caption
         from version_media vm
         join media m on m.id = vm.media_id
@@ -200,24 +191,8 @@ export class ExploreRepo {
     return { rows: result.rows, totalClusters };
   }
 
-  /** The AND of every filter except those resolved to candidates beforehand (semantic text). */
   private where(f: ExploreFilters): RawBuilder<boolean> {
-    const parts: RawBuilder<unknown>[] = [sql`true`];
-    if (f.fileName) parts.push(sql`m.file_name ilike ${`%${f.fileName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
-    const fts = f.text.filter((t) => t.op === 'fts').map((t) => t.value);
-    if (fts.length > 0) parts.push(sql`${MEDIA_TEXT} @@ ${tsQuery(fts)}`);
-    for (const { issue, mode } of f.issues) parts.push(mode === 'in' ? ISSUE_SQL[issue] : sql`not coalesce(${ISSUE_SQL[issue]}, false)`);
-    if (f.minDuplicateSimilarity !== null) parts.push(sql`vm.nn_similarity >= ${f.minDuplicateSimilarity}`);
-    if (f.minUniqueness !== null) parts.push(sql`vm.uniqueness_score >= ${f.minUniqueness}`);
-    if (f.maxUniqueness !== null) parts.push(sql`vm.uniqueness_score <= ${f.maxUniqueness}`);
-    if (f.mediaTypes) {
-      // Explore lists a video through its frames, so asking for videos means their frames.
-      const types = [...new Set(f.mediaTypes.map((t) => (t === 'VIDEO' ? 'VIDEO_FRAME' : t)))];
-      parts.push(sql`m.media_type = any(${types}::text[])`);
-    }
-    // No media carries labels or tags until annotations exist, so these filters match nothing yet.
-    if (f.labels.length > 0 || f.tags.length > 0) parts.push(sql`false`);
-    return sql<boolean>`(${sql.join(parts, sql` and `)})`;
+    return filtersSql(f);
   }
 
   /** The texts of the version's media for an in-process semantic ranking, after the SQL filters. */
@@ -280,12 +255,4 @@ export class ExploreRepo {
     const row = await this.db.selectFrom('similarity_anchors').selectAll().where('id', '=', anchorId).where('dataset_id', '=', datasetId).executeTakeFirst();
     return row ? { model: row.model, vector: bytesToVector(row.vector) } : undefined;
   }
-}
-
-/** Every fts value must match (AND), each parsed like a web search box: quotes, OR, -word. */
-function tsQuery(values: string[]): RawBuilder<unknown> {
-  return sql`(${sql.join(
-    values.map((v) => sql`websearch_to_tsquery('english', ${v})`),
-    sql` && `,
-  )})`;
 }

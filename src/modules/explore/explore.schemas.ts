@@ -13,7 +13,7 @@ export const ExploreQuerySchema = Type.Object({
   anchor_media_id: Type.Optional(Type.String({ format: 'uuid', description: 'Similarity search: a media id of the dataset, or an UPLOAD anchor id' })),
   anchor_type: Type.Optional(StringEnum(['MEDIA', 'UPLOAD'] as const, { description: 'MEDIA (default) or UPLOAD (from search-image-similarity)' })),
   sort_by: Type.Optional(StringEnum(['size', 'uniqueness', 'relevance'] as const, { description: 'Default: relevance with an anchor or a semantic query, else size' })),
-  vql: Type.Optional(Type.String({ description: 'JSON array of AND-ed filters: text (fts | semantic), labels, tags, issues, duplicates, uniqueness' })),
+  vql: Type.Optional(Type.String({ description: 'JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value})' })),
   file_name: Type.Optional(Type.String({ maxLength: 500, description: 'Substring of the file name, case-insensitive' })),
   issue_type: Type.Optional(Type.String({ description: 'duplicates, outliers, blur, dark or bright' })),
   min_uniqueness: Type.Optional(Type.String()),
@@ -42,8 +42,9 @@ export const Preview = Type.Object({
   duplicate_group_id: Nullable(Type.String()),
   video_id: Nullable(Type.String({ description: 'For a VIDEO_FRAME, the video it was taken from' })),
   frame_timestamp: Nullable(Type.Number()),
+  tags: Type.Array(Type.String(), { description: "The media's tags" }),
+  label: Nullable(Type.String({ description: "The media's label (class name); on OBJECTS pages the detected object's class" })),
   object_id: Type.Optional(Type.String({ format: 'uuid', description: 'OBJECTS pages: the detected object' })),
-  label: Type.Optional(Type.String({ description: 'OBJECTS pages: the detected class' })),
   score: Type.Optional(Type.Number({ description: 'OBJECTS pages: the detection score' })),
   bounding_box: Type.Optional(
     Type.Object(
@@ -61,8 +62,8 @@ export const Cluster = Type.Object({
   n_videos: Type.Integer(),
   n_media: Type.Integer({ description: 'Members matching the query, images and video frames' }),
   previews: Type.Array(Preview),
-  labels: Type.Array(Type.String()),
-  user_tags: Type.Array(Type.String()),
+  labels: Type.Array(Type.String(), { description: 'Distinct labels of the previews shown' }),
+  user_tags: Type.Array(Type.String(), { description: 'Distinct tags of the previews shown' }),
   captions: Type.Array(Type.String()),
 });
 

@@ -8,8 +8,8 @@ import type { BlobStore, StoredBlob } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
 import { createZip } from '../../adapters/zip/zip-file.js';
 import type { ExportFormat } from '../../core/exports.js';
-import { type ExportItem, type MediaSelection, forEachItemPage, itemsQuery } from './export-items.js';
-import { archivePath, metadataRow } from './metadata/columns.js';
+import { type ExportItem, type MediaSelection, forEachItemPage, itemsQuery, versionFieldTypes } from './export-items.js';
+import { archivePath, exportColumns, metadataRow } from './metadata/columns.js';
 import { type ExportInfo, metadataWriter } from './metadata/writers.js';
 
 export interface ArchiveRequest {
@@ -36,6 +36,8 @@ export async function buildArchive(
   signal: AbortSignal,
   progress: (done: number) => Promise<void>,
 ): Promise<StoredBlob & { items: number }> {
+  const fieldTypes = await versionFieldTypes(deps.db, request.versionId);
+  const fields = Object.keys(fieldTypes).sort();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-export-'));
   const zip = createZip();
   const failed = new Promise<never>((_, reject) => zip.on('error', reject));
@@ -44,13 +46,13 @@ export async function buildArchive(
   const stored = deps.blobs.put(zip.outputStream, { signal });
   stored.catch(() => {});
   const ahead = new Window(AHEAD);
-  const writer = metadataWriter(request.format, dir, request.info);
+  const writer = metadataWriter(request.format, dir, request.info, exportColumns(fieldTypes));
   try {
     let items = 0;
     await forEachItemPage(deps.db, itemsQuery(request.versionId, request.selection), PAGE, async (rows) => {
       for (const item of rows) {
         signal.throwIfAborted();
-        await writer.write(metadataRow(item, request.includeImages), item);
+        await writer.write(metadataRow(item, request.includeImages, fields), item);
         if (request.includeImages) await addImage(zip, deps.blobs, item, ahead);
         items += 1;
       }

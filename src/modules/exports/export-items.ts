@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { StoredObject } from '../../adapters/db/schema.js';
+import type { FieldType } from '../../core/custom-fields.js';
 
 /** One exported media item as read from the version: the facts the metadata files and the archive need. */
 export interface ExportItem {
@@ -26,10 +27,19 @@ export interface ExportItem {
   captured_at: string | null;
   video_id: string | null;
   frame_timestamp: number | null;
+  tags: string[];
+  label: string | null;
+  custom_fields: Record<string, unknown>;
   created_at: Date;
   caption: string | null;
   objects: StoredObject[] | null;
   ocr_text: string | null;
+}
+
+/** The custom metadata fields of a version and their types: the export's extra columns. */
+export async function versionFieldTypes(db: Db, versionId: string): Promise<Record<string, FieldType>> {
+  const row = await db.selectFrom('versions').select('field_types').where('id', '=', versionId).executeTakeFirst();
+  return (row?.field_types ?? {}) as Record<string, FieldType>;
 }
 
 /** `{type, payload}` selections of a selective export (spec 4.3); null exports the whole version. */
@@ -73,7 +83,8 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
       select m.id, m.media_type, m.file_name, m.blob_hash, m.size, m.width, m.height, m.quality_flags, m.blur, m.brightness,
         m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp, m.created_at,
         vm.uniqueness_score, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4,
-        vm.duplicate_group, vm.is_outlier, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text, regexp_replace(m.file_name, '[/\\\\#:]+', '_', 'g') as safe_name
+        vm.duplicate_group, vm.is_outlier, vm.tags, vm.label, vm.custom_fields, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
+        regexp_replace(m.file_name, '[/\\\\#:]+', '_', 'g') as safe_name
       from picked p join media m on m.id = p.media_id
       join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id)
     select id as media_id, media_type,
@@ -81,7 +92,7 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
         else regexp_replace(safe_name, '(\\.[^.]*)?$', '') || '_' || id || coalesce(substring(safe_name from '\\.[^.]*$'), '') end as image_filename,
       file_name, blob_hash, size as file_size, width, height, uniqueness_score, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
       duplicate_group, is_outlier, quality_flags, blur, brightness, captured_at,
-      parent_media_id as video_id, frame_timestamp, created_at, caption, objects, ocr_text
+      parent_media_id as video_id, frame_timestamp, tags, label, custom_fields, created_at, caption, objects, ocr_text
     from named order by lower(safe_name), id`;
 }
 

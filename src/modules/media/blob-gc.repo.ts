@@ -11,7 +11,7 @@ export class BlobGcRepo {
       on conflict (hash) do update set queued_at = now()`.execute(this.db);
   }
 
-  /** Candidates queued before `before` that no media, upload, version index or export references now; removed from the queue. */
+  /** Candidates queued before `before` that no media, upload, version index, export or active task (an import's file) references now; removed from the queue. */
   async takeUnreferenced(before: Date, limit: number): Promise<string[]> {
     const result = await sql<{ hash: string }>`
       delete from blob_gc_candidates c
@@ -29,7 +29,8 @@ export class BlobGcRepo {
       where exists (select 1 from media where blob_hash = h or thumb_hash = h or preview_hash = h)
          or exists (select 1 from upload_files where blob_hash = h)
          or exists (select 1 from version_indexes where ann_blob_hash = h)
-         or exists (select 1 from exports where blob_hash = h)`.execute(this.db);
+         or exists (select 1 from exports where blob_hash = h)
+         or exists (select 1 from tasks where status in ('INITIALIZING', 'RUNNING') and config ->> 'blob_hash' = h)`.execute(this.db);
     const keep = new Set(referenced.rows.map((r) => r.hash));
     return hashes.filter((h) => !keep.has(h));
   }

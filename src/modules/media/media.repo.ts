@@ -13,6 +13,9 @@ const INDEX_COLUMNS = [
   'vm.cluster_l2',
   'vm.cluster_l3',
   'vm.cluster_l4',
+  'vm.tags',
+  'vm.label',
+  'vm.custom_fields',
 ] as const;
 
 export type MediaInVersion = Awaited<ReturnType<MediaRepo['findInHead']>> & {};

@@ -1,11 +1,76 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import type { FieldTypes } from '../../core/custom-fields.js';
 import type { DatasetStatus } from '../../core/dataset-status.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
-const ROW_STATE = sql.raw(
-  'media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier, duplicate_group, caption, tags, label, custom_fields, objects, enrichment',
-);
+const ROW_COLUMNS = [
+  'media_id',
+  'ordinal',
+  'cluster_l0',
+  'cluster_l1',
+  'cluster_l2',
+  'cluster_l3',
+  'cluster_l4',
+  'uniqueness_score',
+  'nn_similarity',
+  'is_outlier',
+  'duplicate_group',
+  'caption',
+  'tags',
+  'label',
+  'custom_fields',
+  'objects',
+  'enrichment',
+] as const;
+const ROW_STATE = sql.raw(ROW_COLUMNS.join(', '));
+
+/** The annotation columns an edit may rewrite, each as an expression over the current row `vm`. */
+export type RowChanges = Partial<Record<'tags' | 'label' | 'custom_fields', RawBuilder<unknown>>>;
+
+/**
+ * Copy on write and change in one statement: the version's rows of the media `picked` selects (a query of
+ * media_id) that `where` (over `vm`) keeps are written as its own rows with `changes` applied; rows it
+ * already owns are updated in place. Each picked media is looked up by key in the version's own rows, else
+ * in its base's, so listed ids cost index probes, not a scan of the dataset (nor the view's anti-join,
+ * which the planner, blind to a new version's size, ran as a nested loop: quadratic).
+ * Cost: the rows touched, whatever the dataset's size. Returns their count.
+ */
+export async function rewriteRows(
+  trx: Db,
+  versionId: string,
+  picked: RawBuilder<unknown>,
+  changes: RowChanges,
+  where: RawBuilder<boolean> = sql<boolean>`true`,
+): Promise<number> {
+  const changed = Object.keys(changes) as Array<keyof RowChanges>;
+  if (changed.length === 0) return 0;
+  const values = ROW_COLUMNS.map((c) => (c in changes ? sql`${changes[c as keyof RowChanges]!} as ${sql.ref(c)}` : sql.ref(`vm.${c}`)));
+  // `picked` must name each media once.
+  const q = sql`with picked as materialized (${picked})
+    insert into version_rows (version_id, ${ROW_STATE})
+    select ${versionId}::uuid, ${sql.join(values)} from (
+      select ${sql.join(ROW_COLUMNS.map((c) => sql`case when o.media_id is not null then o.${sql.ref(c)} else b.${sql.ref(c)} end as ${sql.ref(c)}`))}
+      from picked p
+      left join version_rows o on o.version_id = ${versionId}::uuid and o.media_id = p.media_id
+      left join lateral (select r.* from version_bases vb join version_rows r on r.version_id = vb.base_id and r.media_id = p.media_id
+        where vb.version_id = ${versionId}::uuid and o.media_id is null) b on true
+      where o.media_id is not null or b.media_id is not null
+    ) vm
+    where ${where}
+    on conflict (version_id, media_id) do update set ${sql.join(changed.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}`;
+  const result = await q.execute(trx);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Of `ids`, those that are not media of the version (index probes into its own rows and its base's). */
+export async function missingMedia(db: Db, versionId: string, ids: string[], limit = 100): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`select distinct id from unnest(${ids}::uuid[]) id
+    where not exists (select 1 from version_rows r where r.version_id = ${versionId}::uuid and r.media_id = id)
+      and not exists (select 1 from version_bases vb join version_rows b on b.version_id = vb.base_id and b.media_id = id where vb.version_id = ${versionId}::uuid)
+    order by id limit ${limit}`.execute(db);
+  return rows.map((r) => r.id);
+}
 
 /**
  * Copy on write: the rows of `mediaIds` that the (unsealed) version only inherits from its base become
@@ -49,12 +114,14 @@ export class VersionsRepo {
   async fork(trx: Db, datasetId: string, taskId: string | null = null, kind: ForkKind = 'full'): Promise<string> {
     const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
     const headId = head.head_version_id;
-    const headBase = headId ? (await trx.selectFrom('versions').select('base_id').where('id', '=', headId).executeTakeFirstOrThrow()).base_id : null;
+    const headRow = headId ? await trx.selectFrom('versions').select(['base_id', 'field_types']).where('id', '=', headId).executeTakeFirstOrThrow() : null;
+    const headBase = headRow?.base_id ?? null;
+    if (kind === 'delta' && headId && headBase && (await this.ownsMost(trx, headId, headBase))) kind = 'full';
     const baseId = kind === 'delta' && headId ? (headBase ?? headId) : null;
     if (baseId) await this.seal(trx, baseId);
     const { id } = await trx
       .insertInto('versions')
-      .values({ dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: baseId })
+      .values({ dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: baseId, field_types: JSON.stringify(headRow?.field_types ?? {}) as never })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (baseId) {
@@ -69,6 +136,44 @@ export class VersionsRepo {
       await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${id}::uuid, ${ROW_STATE}
         from ${source} where version_id = ${headId}::uuid`.execute(trx);
     }
+    return id;
+  }
+
+  /**
+   * Whether a delta head owns so many rows (over 50,000 and at least half its base's) that a delta fork,
+   * which copies them, costs about a full copy: then a full fork is made instead, once, and the forks after
+   * it (over it, sealed, as their base) copy nothing. Counts stop early for small deltas.
+   */
+  private async ownsMost(trx: Db, headId: string, baseId: string): Promise<boolean> {
+    const floor = 50_000;
+    const { rows } = await sql<{ own: number }>`select count(*)::int as own from (select 1 from version_rows
+      where version_id = ${headId}::uuid limit ${floor + 1}) s`.execute(trx);
+    if (rows[0]!.own <= floor) return false;
+    const { rows: all } = await sql<{ own: number; base: number }>`select
+      (select count(*)::int from version_rows where version_id = ${headId}::uuid) as own,
+      (select count(*)::int from version_rows where version_id = ${baseId}::uuid) as base`.execute(trx);
+    return all[0]!.own * 2 >= all[0]!.base;
+  }
+
+  /**
+   * A full fork whose copy applies `changes` (expressions over the head's row `vm` and the joined `f`, null
+   * where `source` has no row for the media) in the same pass: for a change to most of a dataset, one
+   * sequential copy instead of a delta plus a probe and an upsert per row, and the forks after it copy nothing.
+   */
+  async forkRewritten(trx: Db, datasetId: string, taskId: string | null, source: RawBuilder<unknown>, changes: RowChanges): Promise<string> {
+    const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
+    const headId = head.head_version_id;
+    if (!headId) throw new Error(`dataset ${datasetId} has no head to fork`);
+    const { field_types } = await trx.selectFrom('versions').select('field_types').where('id', '=', headId).executeTakeFirstOrThrow();
+    const { id } = await trx
+      .insertInto('versions')
+      .values({ dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: null, field_types: JSON.stringify(field_types) as never })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const values = ROW_COLUMNS.map((c) => (c in changes ? sql`${changes[c as keyof RowChanges]!}` : sql.ref(`vm.${c}`)));
+    await sql`insert into version_rows (version_id, ${ROW_STATE})
+      select ${id}::uuid, ${sql.join(values)} from version_media vm left join (${source}) f on f.media_id = vm.media_id
+      where vm.version_id = ${headId}::uuid`.execute(trx);
     return id;
   }
 
@@ -95,8 +200,11 @@ export class VersionsRepo {
     return row;
   }
 
-  /** Makes `versionId` the dataset's head; the one it replaces is released (the sweep reclaims it when nothing else holds it). */
-  async swapHead(trx: Db, datasetId: string, versionId: string, counts: VersionCounts, status: DatasetStatus): Promise<void> {
+  /**
+   * Makes `versionId` the dataset's head; the one it replaces is released (the sweep reclaims it when nothing else holds it).
+   * Counts without `n_objects` (an edit, which detects nothing) keep the dataset's.
+   */
+  async swapHead(trx: Db, datasetId: string, versionId: string, counts: Omit<VersionCounts, 'n_objects'> & { n_objects?: number }, status: DatasetStatus): Promise<void> {
     const previous = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
     await trx
       .updateTable('datasets')
@@ -106,6 +214,15 @@ export class VersionsRepo {
     if (previous.head_version_id && previous.head_version_id !== versionId) {
       await trx.updateTable('versions').set({ released_at: sql`now()` }).where('id', '=', previous.head_version_id).execute();
     }
+  }
+
+  async fieldTypes(db: Db, versionId: string): Promise<FieldTypes> {
+    const row = await db.selectFrom('versions').select('field_types').where('id', '=', versionId).executeTakeFirst();
+    return (row?.field_types ?? {}) as FieldTypes;
+  }
+
+  async setFieldTypes(trx: Db, versionId: string, types: FieldTypes): Promise<void> {
+    await trx.updateTable('versions').set({ field_types: JSON.stringify(types) as never }).where('id', '=', versionId).execute();
   }
 
   /** Sealed versions are never written again: every later change forks a new one. */

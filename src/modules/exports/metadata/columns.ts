@@ -1,4 +1,5 @@
 import type { ParquetColumnType } from '../../../adapters/parquet/duckdb-parquet.js';
+import type { FieldType } from '../../../core/custom-fields.js';
 import type { ExportItem } from '../export-items.js';
 
 /** One metadata row, the same columns in every format (spec 2.4: at least uniqueness_score and image_filename). */
@@ -29,6 +30,8 @@ export interface MetadataRow {
   captured_at: string | null;
   video_id: string | null;
   frame_timestamp: number | null;
+  tags: string[];
+  label: string | null;
   /** Enrichment: the image caption, the detected objects (box in the media's pixels) and their labels, OCR text. */
   caption: string | null;
   n_objects: number;
@@ -73,6 +76,8 @@ export const COLUMN_TYPES: Record<keyof MetadataRow, ParquetColumnType> = {
   captured_at: 'TIMESTAMPTZ',
   video_id: 'VARCHAR',
   frame_timestamp: 'DOUBLE',
+  tags: 'VARCHAR[]',
+  label: 'VARCHAR',
   caption: 'VARCHAR',
   n_objects: 'INTEGER',
   object_labels: 'VARCHAR[]',
@@ -82,10 +87,31 @@ export const COLUMN_TYPES: Record<keyof MetadataRow, ParquetColumnType> = {
 
 export const COLUMNS = Object.keys(COLUMN_TYPES) as Array<keyof MetadataRow>;
 
+/** A row: the fixed columns, then one `custom_<field>` column per custom metadata field of the version. */
+export type ExportRow = MetadataRow & Record<string, unknown>;
+
+const FIELD_COLUMN_TYPES: Record<FieldType, ParquetColumnType> = {
+  string: 'VARCHAR',
+  number: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  datetime: 'TIMESTAMPTZ',
+  string_list: 'VARCHAR[]',
+};
+
+export const fieldColumn = (field: string) => `custom_${field}`;
+
+/** Every column of an export of a version with these custom fields (sorted by name), with its Parquet type. */
+export function exportColumns(fieldTypes: Record<string, FieldType>): Record<string, ParquetColumnType> {
+  const custom = Object.keys(fieldTypes)
+    .sort()
+    .map((field) => [fieldColumn(field), FIELD_COLUMN_TYPES[fieldTypes[field]!]] as const);
+  return { ...COLUMN_TYPES, ...Object.fromEntries(custom) };
+}
+
 /** Where a media item's bytes sit in the archive, when images are included. */
 export const archivePath = (item: Pick<ExportItem, 'image_filename'>) => `images/${item.image_filename}`;
 
-export function metadataRow(item: ExportItem, includeImages: boolean): MetadataRow {
+export function metadataRow(item: ExportItem, includeImages: boolean, fields: readonly string[] = []): ExportRow {
   const inArchive = includeImages ? archivePath(item) : null;
   const flags = item.quality_flags ?? [];
   const objects = item.objects ?? [];
@@ -116,6 +142,9 @@ export function metadataRow(item: ExportItem, includeImages: boolean): MetadataR
     captured_at: item.captured_at,
     video_id: item.video_id,
     frame_timestamp: item.frame_timestamp,
+    tags: item.tags ?? [],
+    label: item.label,
+    ...Object.fromEntries(fields.map((f) => [fieldColumn(f), item.custom_fields?.[f] ?? null])),
     caption: item.caption,
     n_objects: objects.length,
     object_labels: [...new Set(objects.map((o) => o.label))].sort(),

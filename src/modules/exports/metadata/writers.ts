@@ -3,7 +3,8 @@ import type { ExportFormat } from '../../../core/exports.js';
 import { METADATA_ENTRY } from '../../../core/exports.js';
 import { ParquetRows } from '../../../adapters/parquet/duckdb-parquet.js';
 import type { ExportItem } from '../export-items.js';
-import { COLUMNS, COLUMN_TYPES, type MetadataRow } from './columns.js';
+import type { ParquetColumnType } from '../../../adapters/parquet/duckdb-parquet.js';
+import { COLUMN_TYPES, type ExportRow } from './columns.js';
 import { FileSink } from './file-sink.js';
 import { cocoWriter } from './coco-writer.js';
 
@@ -12,7 +13,7 @@ export interface MetadataWriter {
   entryName: string;
   /** Deflate it in the archive (text), or store it (Parquet is compressed already). */
   compress: boolean;
-  write(row: MetadataRow, item: ExportItem): Promise<void>;
+  write(row: ExportRow, item: ExportItem): Promise<void>;
   finish(): Promise<string>;
   /** Releases what an unfinished writer holds (open files, DuckDB) after a failure. */
   dispose(): void;
@@ -28,17 +29,18 @@ export interface ExportInfo {
   total_media_items: number;
 }
 
-export function metadataWriter(format: ExportFormat, dir: string, info: ExportInfo): MetadataWriter {
+/** `columns`: every column in order with its Parquet type (exportColumns: the fixed ones and the version's custom fields). */
+export function metadataWriter(format: ExportFormat, dir: string, info: ExportInfo, columns: Record<string, ParquetColumnType> = COLUMN_TYPES): MetadataWriter {
   const file = path.join(dir, METADATA_ENTRY[format]);
   switch (format) {
     case 'json':
       return jsonWriter(file, info);
     case 'csv':
-      return csvWriter(file);
+      return csvWriter(file, Object.keys(columns));
     case 'coco':
       return cocoWriter(file, info);
     case 'parquet':
-      return parquetWriter(file, dir);
+      return parquetWriter(file, dir, columns);
   }
 }
 
@@ -63,7 +65,7 @@ function jsonWriter(file: string, info: ExportInfo): MetadataWriter {
 }
 
 /** RFC 4180; lists as JSON arrays in their cell. */
-function csvWriter(file: string): MetadataWriter {
+function csvWriter(file: string, COLUMNS: string[]): MetadataWriter {
   const sink = new FileSink(file);
   let header = false;
   const cell = (value: unknown) => {
@@ -89,10 +91,10 @@ function csvWriter(file: string): MetadataWriter {
 }
 
 /** Rows go straight into a DuckDB table on disk (typed, no text round trip), written out as Parquet at the end. */
-function parquetWriter(file: string, dir: string): MetadataWriter {
+function parquetWriter(file: string, dir: string, columns: Record<string, ParquetColumnType>): MetadataWriter {
   let rows: ParquetRows | null = null;
   let finished = false;
-  const table = async () => (rows ??= await ParquetRows.open(dir, COLUMN_TYPES));
+  const table = async () => (rows ??= await ParquetRows.open(dir, columns));
   return {
     entryName: METADATA_ENTRY.parquet,
     compress: false,

@@ -1,0 +1,121 @@
+import type { BlobStore } from '../adapters/blobs/blob-store.js';
+import type { TableFormat } from '../adapters/tables/table-rows.js';
+import { type FieldTypes, type KeyColumn, readRow, typeConflicts } from '../core/custom-fields.js';
+import { CustomMetadataRepo, type StagedRow } from '../modules/custom-metadata/custom-metadata.repo.js';
+import type { ImportReportBody } from '../modules/custom-metadata/custom-metadata.service.js';
+import { metadataRows, readsText } from '../modules/custom-metadata/metadata-file.js';
+import type { AnnotationsRepo } from '../modules/annotations/annotations.repo.js';
+import type { DatasetsRepo } from '../modules/datasets/datasets.repo.js';
+import type { BlobGcRepo } from '../modules/media/blob-gc.repo.js';
+import type { VersionsRepo } from '../modules/versions/versions.repo.js';
+import type { JobDefinition } from './registry.js';
+
+export interface CustomMetadataDeps {
+  blobs: BlobStore;
+  blobGc: BlobGcRepo;
+  customMetadata: CustomMetadataRepo;
+  annotations: AnnotationsRepo;
+  datasets: DatasetsRepo;
+  versions: VersionsRepo;
+}
+
+/** Rows staged per statement. */
+const BATCH = 5_000;
+
+const REJECTIONS_KEPT = 100;
+
+/**
+ * CUSTOM_METADATA: the whole file streamed once into staging (each row checked against the types fixed at
+ * the request; bad rows rejected with their reason), then, in the commit and under the dataset row lock, a
+ * delta fork of the head as it is then, the fields merged set-based, the field types recorded on the version,
+ * the head swapped and the report kept on the task. A failure changes nothing; a rerun starts over.
+ */
+export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
+  return {
+    type: 'CUSTOM_METADATA',
+    async handler(ctx) {
+      const config = ctx.config as { blob_hash: string; format: TableFormat; size: number; key: KeyColumn; types: FieldTypes };
+      const file = { blobHash: config.blob_hash, format: config.format, size: config.size };
+      const fromText = readsText(config.format);
+      await deps.customMetadata.clear(ctx.taskId);
+      const counts = { rows: 0, rejected: 0 };
+      const rejections: ImportReportBody['rejections'] = [];
+      const reject = (line: number, reason: string) => {
+        counts.rejected += 1;
+        if (rejections.length < REJECTIONS_KEPT) rejections.push({ line, reason });
+      };
+      let bytes = 0;
+      let batch: StagedRow[] = [];
+      let reported = -1;
+      // One batch is written while the next is read: parsing and the database work side by side.
+      let writing: Promise<void> = Promise.resolve();
+      const flush = async () => {
+        await writing;
+        writing = deps.customMetadata.stage(ctx.taskId, batch);
+        writing.catch(() => {});
+        batch = [];
+        const pct = config.format === 'parquet' ? 50 : Math.floor(5 + (80 * bytes) / Math.max(1, config.size));
+        if (pct > reported) await ctx.progress(pct, `Read ${counts.rows} row(s), ${counts.rejected} rejected`);
+        reported = pct;
+      };
+      try {
+        for await (const row of metadataRows(deps.blobs, file, () => {}, (n) => (bytes += n))) {
+          counts.rows += 1;
+          if ('error' in row) reject(row.line, row.error);
+          else {
+            const read = readRow(row.values, config.key, config.types, fromText);
+            if (read.ok) batch.push({ line: row.line, key: read.key, fields: read.fields });
+            else reject(row.line, read.reason);
+          }
+          if (batch.length >= BATCH) await flush();
+        }
+        await flush();
+        await writing;
+        if (counts.rows === 0) throw new Error('The file has no rows');
+        if (counts.rejected === counts.rows) throw new Error(`No row could be imported; nothing changed (line ${rejections[0]!.line}: ${rejections[0]!.reason})`);
+        await ctx.progress(90, `Applying ${counts.rows - counts.rejected} row(s)`);
+        await ctx.commit(
+          async (trx) => {
+            const state = await deps.datasets.operationState(trx, ctx.datasetId);
+            if (!state?.headVersionId) throw new Error('The dataset has no version to import into');
+            const headTypes = await deps.versions.fieldTypes(trx, state.headVersionId);
+            const conflicts = typeConflicts(headTypes, config.types);
+            if (conflicts.length > 0) throw new Error(`Nothing changed: ${conflicts.join('; ')}`);
+            const applied = await deps.customMetadata.match(trx, state.headVersionId, ctx.taskId, config.key);
+            const sizes = await deps.annotations.counts(trx, ctx.datasetId);
+            // Half the dataset or more changes: one rewritten full copy; else a delta with only the matched rows.
+            const rewrite = applied.media * 2 >= sizes.n_images + sizes.n_videos;
+            let versionId: string;
+            if (rewrite) {
+              versionId = await deps.versions.forkRewritten(trx, ctx.datasetId, ctx.taskId, CustomMetadataRepo.matchedFields, { custom_fields: CustomMetadataRepo.mergeFields });
+            } else {
+              versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'delta');
+              await deps.customMetadata.applyFields(trx, versionId);
+            }
+            await deps.versions.setFieldTypes(trx, versionId, { ...headTypes, ...config.types });
+            await deps.versions.swapHead(trx, ctx.datasetId, versionId, sizes, state.status);
+            const report: ImportReportBody = {
+              rows: counts.rows,
+              matched: applied.matched,
+              unmatched: applied.staged - applied.matched,
+              rejected: counts.rejected,
+              rejections,
+              unmatched_keys: applied.unmatchedKeys,
+            };
+            await deps.customMetadata.saveReport(trx, ctx.taskId, report);
+            await deps.customMetadata.clear(ctx.taskId, trx);
+            return report;
+          },
+          (r) => `Imported ${Object.keys(config.types).length} field(s) from ${r.rows} row(s): ${r.matched} matched, ${r.unmatched} unmatched, ${r.rejected} rejected`,
+        );
+      } catch (err) {
+        await writing.catch(() => {});
+        await deps.customMetadata.clear(ctx.taskId).catch(() => {});
+        throw err;
+      } finally {
+        // The file is only needed while the task is active; the sweep keeps it while it is (blob-gc.repo).
+        await deps.blobGc.queue([config.blob_hash]);
+      }
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../core/errors.js';
+import { principalOf } from '../../http/authenticate.js';
+import { drain } from '../../http/multipart.js';
+import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
+import { FieldSchema, ImportParams, ImportReport, ImportStarted } from './custom-metadata.schemas.js';
+import type { CustomMetadataService } from './custom-metadata.service.js';
+
+export function customMetadataRoutes(app: FastifyInstance, deps: { customMetadata: CustomMetadataService }): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { customMetadata } = deps;
+  const base = '/api/v1/dataset/:dataset_id/custom_metadata';
+
+  r.post(
+    base,
+    {
+      schema: {
+        tags: ['custom metadata'],
+        summary:
+          "Import custom metadata: multipart field 'file' (CSV with a header, JSON lines or Parquet) with a key column media_id or file_name; " +
+          'other columns become typed fields (string, number, boolean, datetime, string_list); re-importing updates them. ' +
+          '202 {task_id} of a CUSTOM_METADATA task; 400 and nothing changed for a file without a key column, with a type conflict, or too large',
+        consumes: ['multipart/form-data'],
+        params: DatasetIdParams,
+        response: { 202: ImportStarted, ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw errors.metadataFileRequired();
+      const parts = request.parts({ limits: { fileSize: customMetadata.maxFileBytes + 1, files: 1 } })[Symbol.asyncIterator]();
+      try {
+        const taskId = await customMetadata.start(principalOf(request), request.params.dataset_id, async () => {
+          for (let next = await parts.next(); !next.done; next = await parts.next()) {
+            const part = next.value;
+            if (part.type !== 'file') continue;
+            if (part.fieldname === 'file') return { fileName: part.filename || 'metadata', stream: part.file };
+            part.file.resume();
+          }
+          return undefined;
+        });
+        return await reply.code(202).send({ task_id: taskId });
+      } catch (err) {
+        // Clients that send the whole body before reading the answer would otherwise see a reset.
+        await drain(parts);
+        throw err;
+      }
+    },
+  );
+
+  r.get(
+    `${base}/schema`,
+    { schema: { tags: ['custom metadata'], summary: "The dataset's custom fields and their types", params: DatasetIdParams, response: { 200: FieldSchema, ...errorResponses(401, 404) } } },
+    async (request) => customMetadata.schema(principalOf(request), request.params.dataset_id),
+  );
+
+  r.get(
+    `${base}/imports/:task_id`,
+    {
+      schema: {
+        tags: ['custom metadata'],
+        summary: 'An import task with its report: rows matched, unmatched and rejected (with reasons)',
+        params: ImportParams,
+        response: { 200: ImportReport, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => customMetadata.report(principalOf(request), request.params.dataset_id, request.params.task_id),
+  );
+}

@@ -1,0 +1,69 @@
+import type { BlobStore } from '../../adapters/blobs/blob-store.js';
+import {
+  type TableFormat,
+  type TableRow,
+  fileAsyncBuffer,
+  parquetColumns,
+  readCsvRows,
+  readJsonLines,
+  readParquetRows,
+} from '../../adapters/tables/table-rows.js';
+import { type FieldPlan, type FieldTypes, SAMPLE_ROWS, planFields } from '../../core/custom-fields.js';
+
+/** An uploaded metadata file: where it is stored and how it reads. */
+export interface MetadataFile {
+  blobHash: string;
+  format: TableFormat;
+  size: number;
+}
+
+/** CSV cells are text to be typed; JSON lines and Parquet carry typed values. */
+export const readsText = (format: TableFormat) => format === 'csv';
+
+/**
+ * The file's rows, streamed from the blob store (Parquet through a local file, one row group at a time).
+ * `onHeader` gets the column names before the first row where the format has a header (CSV, Parquet).
+ */
+export async function* metadataRows(blobs: BlobStore, file: MetadataFile, onHeader: (columns: string[]) => void, onBytes?: (n: number) => void): AsyncGenerator<TableRow> {
+  if (file.format === 'parquet') {
+    const local = await blobs.localFile(file.blobHash);
+    const buffer = await fileAsyncBuffer(local.path).catch(async (err: unknown) => {
+      await local.release();
+      throw err;
+    });
+    try {
+      onHeader(await parquetColumns(buffer));
+      yield* readParquetRows(buffer);
+    } finally {
+      await buffer.close();
+      await local.release();
+    }
+    return;
+  }
+  const stream = await blobs.open(file.blobHash);
+  if (onBytes) stream.on('data', (chunk: Buffer) => onBytes(chunk.length));
+  try {
+    if (file.format === 'csv') yield* readCsvRows(stream, onHeader);
+    else yield* readJsonLines(stream);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Reads the header and the first SAMPLE_ROWS rows and fixes the key column and field types (or says why not). */
+export async function planFile(blobs: BlobStore, file: MetadataFile, existing: FieldTypes): Promise<FieldPlan> {
+  let columns: string[] | null = null;
+  const sample: Array<Record<string, unknown>> = [];
+  const seen = new Set<string>();
+  for await (const row of metadataRows(blobs, file, (c) => (columns = c))) {
+    if ('values' in row) {
+      sample.push(row.values);
+      for (const k of Object.keys(row.values)) seen.add(k);
+    }
+    if (sample.length >= SAMPLE_ROWS) break;
+  }
+  // JSON lines have no header: the columns are those the sample's objects use.
+  const header = columns ?? [...seen];
+  if (header.length === 0) return { ok: false, problem: 'the file has no columns (is it empty?)' };
+  return planFields(header, sample, readsText(file.format), existing);
+}

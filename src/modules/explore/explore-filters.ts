@@ -1,0 +1,83 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { ExploreFilters, FieldFilter, IssueType } from '../../core/vql.js';
+
+/** The SQL of Explore's filters over `version_media vm join media m` (part of the Explore repo; other repos select by it too). */
+
+const ISSUE_SQL: Record<IssueType, RawBuilder<boolean>> = {
+  blur: sql<boolean>`'blurry' = any(m.quality_flags)`,
+  dark: sql<boolean>`'dark' = any(m.quality_flags)`,
+  bright: sql<boolean>`'bright' = any(m.quality_flags)`,
+  outliers: sql<boolean>`vm.is_outlier`,
+  duplicates: sql<boolean>`vm.duplicate_group is not null`,
+};
+
+/** What text search reads: the media's own text, its caption, and its detected objects' labels, captions and text. */
+export const MEDIA_TEXT = sql`(m.search_text || to_tsvector('english', coalesce(vm.caption, '') || ' ' || coalesce(
+  (select string_agg(concat_ws(' ', o ->> 'label', o ->> 'caption', o ->> 'text'), ' ') from jsonb_array_elements(vm.objects) o), '')))`;
+
+/** The AND of every filter except those resolved to candidates beforehand (semantic text). */
+export function filtersSql(f: ExploreFilters): RawBuilder<boolean> {
+  const parts: RawBuilder<unknown>[] = [sql`true`];
+  if (f.fileName) parts.push(sql`m.file_name ilike ${likePattern(f.fileName)}`);
+  const fts = f.text.filter((t) => t.op === 'fts').map((t) => t.value);
+  if (fts.length > 0) parts.push(sql`${MEDIA_TEXT} @@ ${tsQuery(fts)}`);
+  for (const { issue, mode } of f.issues) parts.push(mode === 'in' ? ISSUE_SQL[issue] : sql`not coalesce(${ISSUE_SQL[issue]}, false)`);
+  if (f.minDuplicateSimilarity !== null) parts.push(sql`vm.nn_similarity >= ${f.minDuplicateSimilarity}`);
+  if (f.minUniqueness !== null) parts.push(sql`vm.uniqueness_score >= ${f.minUniqueness}`);
+  if (f.maxUniqueness !== null) parts.push(sql`vm.uniqueness_score <= ${f.maxUniqueness}`);
+  if (f.mediaTypes) {
+    // Explore lists a video through its frames, so asking for videos means their frames.
+    const types = [...new Set(f.mediaTypes.map((t) => (t === 'VIDEO' ? 'VIDEO_FRAME' : t)))];
+    parts.push(sql`m.media_type = any(${types}::text[])`);
+  }
+  // A media's label, or the class of an object detected in it.
+  for (const labels of f.labels) {
+    parts.push(sql`(vm.label = any(${labels}::text[]) or exists (select 1 from jsonb_array_elements(vm.objects) o where o ->> 'label' = any(${labels}::text[])))`);
+  }
+  for (const tags of f.tags) parts.push(sql`vm.tags && ${tags}::text[]`);
+  for (const field of f.fields) parts.push(fieldSql(field));
+  return sql<boolean>`(${sql.join(parts, sql` and `)})`;
+}
+
+/** One custom field condition; a media without the field matches only `exists: false`. Values of another type never match. */
+function fieldSql(f: FieldFilter): RawBuilder<boolean> {
+  const x = sql`(vm.custom_fields -> ${f.field})`;
+  const json = (v: unknown) => sql`${JSON.stringify(v)}::jsonb`;
+  // Datetimes are stored as UTC ISO text, so byte order ("C") is time order.
+  const compare = (op: '>' | '>=' | '<' | '<=', v: number | string) =>
+    typeof v === 'number'
+      ? sql`(jsonb_typeof(${x}) = 'number' and ${x} ${sql.raw(op)} ${json(v)})`
+      : sql`(jsonb_typeof(${x}) = 'string' and (${x} #>> '{}') collate "C" ${sql.raw(op)} ${v})`;
+  const equal = (v: unknown) => sql`(${x} = ${json(v)} or (jsonb_typeof(${x}) = 'array' and ${x} @> jsonb_build_array(${json(v)})))`;
+  switch (f.op) {
+    case 'eq':
+      return sql<boolean>`coalesce(${equal(f.value)}, false)`;
+    case 'ne':
+      return sql<boolean>`(${x} is not null and not coalesce(${equal(f.value)}, false))`;
+    case 'gt':
+      return sql<boolean>`${compare('>', f.value)}`;
+    case 'gte':
+      return sql<boolean>`${compare('>=', f.value)}`;
+    case 'lt':
+      return sql<boolean>`${compare('<', f.value)}`;
+    case 'lte':
+      return sql<boolean>`${compare('<=', f.value)}`;
+    case 'between':
+      return sql<boolean>`(${compare('>=', f.value[0])} and ${compare('<=', f.value[1])})`;
+    case 'contains':
+      return sql<boolean>`((jsonb_typeof(${x}) = 'array' and jsonb_exists(${x}, ${f.value}))
+        or (jsonb_typeof(${x}) = 'string' and (${x} #>> '{}') ilike ${likePattern(f.value)}))`;
+    case 'exists':
+      return f.value ? sql<boolean>`jsonb_exists(vm.custom_fields, ${f.field})` : sql<boolean>`not jsonb_exists(vm.custom_fields, ${f.field})`;
+  }
+}
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Every fts value must match (AND), each parsed like a web search box: quotes, OR, -word. */
+export function tsQuery(values: string[]): RawBuilder<unknown> {
+  return sql`(${sql.join(
+    values.map((v) => sql`websearch_to_tsquery('english', ${v})`),
+    sql` && `,
+  )})`;
+}

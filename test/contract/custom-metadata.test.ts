@@ -1,0 +1,228 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { parquetReadObjects } from 'hyparquet';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
+import { createDataset, photo, waitForDataset } from '../support/ingest.js';
+import { hasStatus, waitForTask } from '../support/tasks.js';
+import { readZip } from '../support/zip.js';
+
+let server: TestServer;
+let owner: TestUser;
+let viewer: TestUser;
+let datasetId: string;
+const ids = new Map<string, string>();
+const MAX_BYTES = 300_000;
+
+const url = (p: string) => `/api/v1/dataset/${datasetId}${p}`;
+const fileForm = (name: string, content: string | Buffer, field = 'file') => {
+  const body = new FormData();
+  body.append(field, new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
+  return body;
+};
+const upload = (name: string, content: string | Buffer, user = owner) => server.api(user.token, 'POST', url('/custom_metadata'), fileForm(name, content));
+const schema = async () => (await server.api(owner.token, 'GET', url('/custom_metadata/schema'))).body.fields;
+const report = async (taskId: string) => (await server.api(owner.token, 'GET', url(`/custom_metadata/imports/${taskId}`))).body;
+const imported = async (name: string, content: string | Buffer) => {
+  const res = await upload(name, content);
+  expect(res.status, res.text).toBe(202);
+  await waitForTask(server, owner, datasetId, res.body.task_id, (t) => ['COMPLETED', 'FAILED'].includes(t.status), 'import done', 30_000);
+  return report(res.body.task_id);
+};
+const names = async (filters: unknown[]) => {
+  const res = await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?threshold=0&previews_limit=100&vql=${encodeURIComponent(JSON.stringify(filters))}`);
+  expect(res.status, res.text).toBe(200);
+  return res.body.clusters.flatMap((c: any) => c.previews.map((p: any) => p.file_name)).sort();
+};
+const custom = (field: string, op: string, value: unknown) => [{ custom: { field, op, value } }];
+const taskCount = async () => (await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${datasetId}&task_type=CUSTOM_METADATA`)).body.total;
+const fieldsOf = async (fileName: string) => (await server.api(owner.token, 'GET', url(`/media/${ids.get(fileName)}`))).body.custom_fields;
+
+const CSV = [
+  'file_name,weather,score,outdoor,taken,parts',
+  'dog.jpg,sunny,3.5,true,2024-05-01T10:00:00Z,"[""leg"",""tail""]"',
+  'horses.jpg,rain,7,false,2024-06-01,[]',
+  'person.jpg,,1,,,',
+  'missing.jpg,fog,2,true,2024-01-01,[]',
+  'kite.jpg,windy,oops',
+].join('\n');
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { CUSTOM_METADATA_MAX_BYTES: String(MAX_BYTES) } });
+  [owner, viewer] = await Promise.all([server.createUser(), server.createUser()]);
+  ({ datasetId } = await createDataset(server, owner, 'fields', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg'), photo('kite.jpg')]]));
+  await server.api(owner.token, 'PUT', `/api/v1/manage/${datasetId}/invite`, { grant_to_user_email: viewer.email, role: 'viewer' });
+  for (const m of (await server.api(owner.token, 'GET', url('/media?limit=100'))).body.media) ids.set(m.file_name, m.media_id);
+}, 180_000);
+afterAll(() => server?.close());
+
+describe('importing a CSV keyed by file_name', () => {
+  it('types the columns, applies the matched rows and reports matched, unmatched and rejected rows', async () => {
+    const result = await imported('meta.csv', CSV);
+    expect(result).toMatchObject({ status: 'COMPLETED', key: 'file_name', file_name: 'meta.csv' });
+    expect(result.report).toMatchObject({ rows: 5, matched: 3, unmatched: 1, rejected: 1, unmatched_keys: ['missing.jpg'] });
+    expect(result.report.rejections).toEqual([{ line: 6, reason: expect.stringContaining('') }]);
+    expect(result.status_message).toBe('Imported 5 field(s) from 5 row(s): 3 matched, 1 unmatched, 1 rejected');
+    expect(await schema()).toEqual([
+      { name: 'outdoor', type: 'boolean' },
+      { name: 'parts', type: 'string_list' },
+      { name: 'score', type: 'number' },
+      { name: 'taken', type: 'datetime' },
+      { name: 'weather', type: 'string' },
+    ]);
+    expect(await fieldsOf('dog.jpg')).toEqual({ weather: 'sunny', score: 3.5, outdoor: true, taken: '2024-05-01T10:00:00.000Z', parts: ['leg', 'tail'] });
+    expect(await fieldsOf('person.jpg')).toEqual({ score: 1 });
+  });
+
+  it('Explore filters on fields: equality, ranges, contains, exists', async () => {
+    expect(await names(custom('weather', 'eq', 'sunny'))).toEqual(['dog.jpg']);
+    expect(await names(custom('score', 'gte', 3.5))).toEqual(['dog.jpg', 'horses.jpg']);
+    expect(await names(custom('score', 'between', [0, 5]))).toEqual(['dog.jpg', 'person.jpg']);
+    expect(await names(custom('outdoor', 'eq', false))).toEqual(['horses.jpg']);
+    expect(await names(custom('taken', 'lt', '2024-05-15'))).toEqual(['dog.jpg']);
+    expect(await names(custom('parts', 'contains', 'tail'))).toEqual(['dog.jpg']);
+    expect(await names(custom('weather', 'contains', 'RAI'))).toEqual(['horses.jpg']);
+    expect(await names(custom('weather', 'exists', false))).toEqual(['kite.jpg', 'person.jpg']);
+    expect(await names(custom('weather', 'ne', 'sunny'))).toEqual(['horses.jpg']);
+  });
+
+  it('a saved view filters on a field and counts its matches', async () => {
+    const res = await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/views?vql=${encodeURIComponent(JSON.stringify(custom('score', 'gt', 2)))}`, { name: 'High' });
+    expect(res).toMatchObject({ status: 200, body: { total_results: 2 } });
+  });
+});
+
+describe('re-importing', () => {
+  it('updates fields by media_id from JSON lines, keeping the others; a broken line is rejected with its reason', async () => {
+    const lines = [JSON.stringify({ media_id: ids.get('dog.jpg'), score: 9, weather: null }), '{not json', JSON.stringify({ media_id: ids.get('kite.jpg'), outdoor: true })];
+    const result = await imported('more.jsonl', lines.join('\n'));
+    expect(result.report).toMatchObject({ rows: 3, matched: 2, unmatched: 0, rejected: 1, rejections: [{ line: 2, reason: 'the line is not valid JSON' }] });
+    expect(await fieldsOf('dog.jpg')).toMatchObject({ weather: 'sunny', score: 9 });
+    expect(await fieldsOf('kite.jpg')).toEqual({ outdoor: true });
+  });
+
+  it('rejects rows whose values do not fit the types fixed by the first 1000 rows', async () => {
+    const filler = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ file_name: `none-${i}.jpg`, rating: i }));
+    const result = await imported('late.jsonl', [...filler, JSON.stringify({ file_name: 'horses.jpg', rating: 'high' }), JSON.stringify({ file_name: 'person.jpg', rating: 4 })].join('\n'));
+    expect(result.report).toMatchObject({ rows: 1002, matched: 1, unmatched: 1000, rejected: 1, rejections: [{ line: 1001, reason: `field 'rating': "high" is not a number` }] });
+    expect((await fieldsOf('person.jpg')).rating).toBe(4);
+  });
+
+  it('reads Parquet with typed columns', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-parquet-'));
+    const file = path.join(dir, 'm.parquet');
+    const duck = await DuckDBInstance.create(':memory:');
+    const conn = await duck.connect();
+    await conn.run(`copy (select * from (values ('dog.jpg', 42::bigint, ['a', 'b'], timestamptz '2023-03-03 03:03:03+00'), ('kite.jpg', 7::bigint, [], null))
+      t(file_name, count, labels_seen, seen_at)) to '${file}' (format parquet)`);
+    conn.closeSync();
+    duck.closeSync();
+    const result = await imported('m.parquet', fs.readFileSync(file));
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(result.report).toMatchObject({ rows: 2, matched: 2, rejected: 0 });
+    expect(result.fields).toEqual([
+      { name: 'count', type: 'number' },
+      { name: 'labels_seen', type: 'string_list' },
+      { name: 'seen_at', type: 'datetime' },
+    ]);
+    expect(await fieldsOf('dog.jpg')).toMatchObject({ count: 42, labels_seen: ['a', 'b'], seen_at: '2023-03-03T03:03:03.000Z' });
+  });
+});
+
+describe('bad files get 400 and change nothing', () => {
+  it('no key column, a type conflict, a bad column name, an empty or oversized file, a wrong field; viewers 403', async () => {
+    const tasks = await taskCount();
+    const fields = await schema();
+    const cases: Array<[string, string | Buffer, string]> = [
+      ['a.csv', 'name,score\ndog.jpg,1', 'no key column: name one column media_id or file_name (found: name, score)'],
+      ['b.jsonl', `${JSON.stringify({ file_name: 'dog.jpg', score: 'high' })}`, "field 'score' is number in this dataset but string in the file"],
+      ['c.jsonl', [JSON.stringify({ file_name: 'dog.jpg', x: 1 }), JSON.stringify({ file_name: 'kite.jpg', x: 'one' })].join('\n'), "type conflict: column 'x' holds both number and string values"],
+      ['d.csv', 'file_name,bad column\ndog.jpg,1', "column name 'bad column' is not a valid field name"],
+      ['e.csv', '', 'the file is empty'],
+      ['f.csv', `file_name,pad\n${'dog.jpg,xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n'.repeat(10_000)}`, `larger than the limit of ${MAX_BYTES} bytes`],
+    ];
+    for (const [name, content, detail] of cases) {
+      const res = await upload(name, content);
+      expect(res.status, name).toBe(400);
+      expect(res.body.detail, name).toContain('Metadata file refused, nothing changed');
+      expect(res.body.detail, name).toContain(detail);
+    }
+    expect(await server.api(owner.token, 'POST', url('/custom_metadata'), fileForm('x.csv', 'file_name,a\ndog.jpg,1', 'files'))).toMatchObject({ status: 400, body: { detail: expect.stringContaining("form field 'file'") } });
+    expect((await upload('x.csv', 'file_name,a\ndog.jpg,1', viewer)).status).toBe(403);
+    expect(await taskCount()).toBe(tasks);
+    expect(await schema()).toEqual(fields);
+  });
+});
+
+describe('while an import runs, and across snapshots', () => {
+  it('blocks snapshot creation and another import (409) but not edits, which survive its commit', async () => {
+    const { db } = server.loupe.container.database;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = db.transaction().execute(async (trx) => {
+      await sql`lock table custom_metadata_rows in access exclusive mode`.execute(trx);
+      locked();
+      await released;
+    });
+    await isLocked;
+    let taskId: string;
+    try {
+      const res = await upload('slow.csv', 'file_name,mood\ndog.jpg,happy');
+      expect(res.status).toBe(202);
+      taskId = res.body.task_id;
+      await waitForTask(server, owner, datasetId, taskId, hasStatus('RUNNING'), 'import running');
+      expect(await server.api(owner.token, 'POST', url('/snapshot'), { name: 'during' })).toMatchObject({
+        status: 409,
+        body: { detail: "Operation 'create_snapshot' is blocked while CUSTOM_METADATA task is running" },
+      });
+      expect(await upload('again.csv', 'file_name,mood\ndog.jpg,sad')).toMatchObject({ status: 409, body: { detail: "Operation 'import_custom_metadata' is blocked while CUSTOM_METADATA task is running" } });
+      expect((await server.api(owner.token, 'POST', url('/media/tags'), { tags: ['during-import'], media_ids: [ids.get('dog.jpg')] })).status).toBe(200);
+    } finally {
+      release();
+      await holder;
+    }
+    await waitForTask(server, owner, datasetId, taskId!, hasStatus('COMPLETED'), 'import done', 30_000);
+    expect((await fieldsOf('dog.jpg')).mood).toBe('happy');
+    expect((await server.api(owner.token, 'GET', url('/tags'))).body.tags).toContainEqual({ tag: 'during-import', count: 1 });
+  });
+
+  it('a snapshot keeps the fields and their list; a restore brings both back', async () => {
+    expect((await server.api(owner.token, 'POST', url('/snapshot'), { name: 'with fields' })).status).toBe(200);
+    const fieldsBefore = await schema();
+    const dogBefore = await fieldsOf('dog.jpg');
+    await imported('new.csv', 'file_name,extra,score\ndog.jpg,yes,100');
+    expect((await schema()).map((f: any) => f.name)).toContain('extra');
+    expect((await fieldsOf('dog.jpg')).score).toBe(100);
+    const snapshot = (await server.api(owner.token, 'GET', url('/snapshot'))).body.find((s: any) => s.snapshot_name === 'with fields');
+    expect((await server.api(owner.token, 'POST', url(`/snapshot/${snapshot.snapshot_id}/restore`))).status).toBe(202);
+    await waitFor(async () => ((await schema()).length === fieldsBefore.length ? true : undefined), 30_000, 'restored');
+    await waitForDataset(server, owner, datasetId, ['READY']);
+    expect(await schema()).toEqual(fieldsBefore);
+    expect(await fieldsOf('dog.jpg')).toEqual(dogBefore);
+  });
+});
+
+describe('exports carry tags, labels and fields as columns', () => {
+  it('typed in Parquet', async () => {
+    await server.api(owner.token, 'PUT', url('/media/label'), { label: 'dog', media_ids: [ids.get('dog.jpg')] });
+    const started = await server.api(owner.token, 'GET', url('/export_context_async?file_name=cm&export_format=parquet'));
+    expect(started.status, started.text).toBe(200);
+    const done = await waitFor(async () => {
+      const res = await server.api(owner.token, 'GET', url(`/export_status?export_task_id=${started.body.id}`));
+      if (res.body.status !== 'PENDING' && res.body.status !== 'COMPLETED') throw new Error(JSON.stringify(res.body));
+      return res.body.status === 'COMPLETED' ? res.body : undefined;
+    }, 20_000, 'export');
+    const zip = await readZip(Buffer.from(await (await fetch(done.download_uri)).arrayBuffer()));
+    const bytes = zip.get('metadata.parquet')!.bytes;
+    const rows = (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer })) as any[];
+    const dog = rows.find((r) => r.file_name === 'dog.jpg');
+    expect(dog).toMatchObject({ label: 'dog', tags: ['during-import'], custom_weather: 'sunny', custom_score: 9, custom_outdoor: true, custom_parts: ['leg', 'tail'], custom_mood: 'happy' });
+    expect(dog.custom_taken).toBeInstanceOf(Date);
+    expect(rows.find((r) => r.file_name === 'kite.jpg')).toMatchObject({ custom_weather: null, custom_outdoor: true, label: null, tags: [] });
+  });
+});
