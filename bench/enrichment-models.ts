@@ -68,6 +68,7 @@ async function timeEach<T>(items: readonly T[], fn: (item: T) => Promise<unknown
 
 /** Images/s through a pool of `threads`, all images in flight at once (the pool queues per worker). */
 async function poolRate(images: Buffer[], types: EnrichmentType[], threads: number): Promise<{ rate: number; startSeconds: number; rssMb: number }> {
+  const rss0 = process.memoryUsage().rss;
   const pool = createEnrichmentPool({ threads });
   try {
     const s0 = performance.now();
@@ -76,7 +77,7 @@ async function poolRate(images: Buffer[], types: EnrichmentType[], threads: numb
     const startSeconds = (performance.now() - s0) / 1000;
     const t0 = performance.now();
     await Promise.all(images.map((b) => pool.enrich(b, types)));
-    return { rate: images.length / ((performance.now() - t0) / 1000), startSeconds, rssMb: process.memoryUsage().rss / 1e6 };
+    return { rate: images.length / ((performance.now() - t0) / 1000), startSeconds, rssMb: (process.memoryUsage().rss - rss0) / 1e6 };
   } finally {
     await pool.close();
   }
@@ -173,7 +174,7 @@ export async function enrichmentModels(): Promise<BenchReport> {
       `${n} JPEGs made from the ${PHOTOS.length} fixture photos (crop 75–100%, long side 900–1100 px, mirrored half the time, re-lit, q80–92); ${os.cpus().length} cores.`,
       `Load average (1, 5, 15 min) before: ${loadBefore.map((v) => v.toFixed(2)).join(', ')}; after: ${loadAfter.map((v) => v.toFixed(2)).join(', ')} (the machine is shared).`,
       `One-thread rows run in this process; all models loaded in ${fixed(loadMs, 0)} ms, adding ${fixed(modelsMb, 0)} MB RSS after one image. Pool start (threads spawned, models loaded, first image each): ${starts.join('; ')}.`,
-      `Process RSS at the end of each 2-thread pool run (this process, its one-thread models still loaded): ${memory.join('; ')}.`,
+      `RSS the 2-thread pool added (threads with their models and tesseract workers, measured at the end of each run): ${memory.join('; ')}.`,
     ],
     columns: ['what', 'images', 'wall ms/image', 'CPU ms/image', 'images/s', 'note'],
     rows,
