@@ -29,7 +29,8 @@ async function timeEach<T>(items: readonly T[], fn: (item: T) => Promise<unknown
 }
 
 /** Images/s through a pool of `threads`, all images in flight at once (the pool queues per worker). */
-async function poolRate(images: Buffer[], types: EnrichmentType[], threads: number): Promise<{ rate: number; startSeconds: number }> {
+async function poolRate(images: Buffer[], types: EnrichmentType[], threads: number): Promise<{ rate: number; startSeconds: number; rssMb: number }> {
+  const rss0 = process.memoryUsage().rss;
   const pool = createEnrichmentPool({ threads });
   try {
     const s0 = performance.now();
@@ -38,7 +39,7 @@ async function poolRate(images: Buffer[], types: EnrichmentType[], threads: numb
     const startSeconds = (performance.now() - s0) / 1000;
     const t0 = performance.now();
     await Promise.all(images.map((b) => pool.enrich(b, types)));
-    return { rate: images.length / ((performance.now() - t0) / 1000), startSeconds };
+    return { rate: images.length / ((performance.now() - t0) / 1000), startSeconds, rssMb: (process.memoryUsage().rss - rss0) / 1e6 };
   } finally {
     await pool.close();
   }
@@ -62,40 +63,45 @@ export async function enrichmentModels(): Promise<BenchReport> {
     rows.push([what, String(count), fixed(cost.wall, 1), fixed(cost.cpu, 1), fixed(1000 / cost.wall, 2), note]);
 
   const runner = new EnrichmentRunner();
+  const rss0 = process.memoryUsage().rss;
   const l0 = performance.now();
-  const [detector, embedder, faces, ocr] = [await runner.detector(), await runner.embedder(), await runner.faces(), await runner.ocr()];
+  const [detector, faces, ocr] = [await runner.detector(), await runner.faces(), await runner.ocr()];
+  const embeddingSize = runner.embeddingInputSize;
   const loadMs = performance.now() - l0;
   await runner.enrich(images[0]!, ['OBJECT_DETECTION', 'CAPTION_OBJECTS', 'CAPTION_IMAGES', 'OCR_TEXT', 'FACE_DETECTION']);
+  const modelsMb = (process.memoryUsage().rss - rss0) / 1e6;
 
   row('decode (sharp, EXIF-rotated RGB)', n, await timeEach(images, (b) => decodeInput(b)));
-  // Detection and the crops of each image timed back to back, so both see the same load on the shared machine.
+  // Detection and the crops of each image timed back to back, so all see the same load on the shared machine.
   const detect: Cost = { wall: 0, cpu: 0 };
   const crop: Cost = { wall: 0, cpu: 0 };
+  const batched: Cost = { wall: 0, cpu: 0 };
+  const add = (to: Cost, c: Cost, k: number) => {
+    to.wall += c.wall * k;
+    to.cpu += c.cpu * k;
+  };
   let crops = 0;
   for (const d of decoded) {
     let objects: Awaited<ReturnType<typeof detector.detect>> = [];
-    const a = await timeEach([d], async () => {
-      objects = await detector.detect(d.rgb);
-    });
-    const b = await timeEach(objects, (o) => embedder.embed(cropRgb(d.rgb, o.box)));
-    detect.wall += a.wall;
-    detect.cpu += a.cpu;
-    if (objects.length > 0) {
-      crop.wall += b.wall * objects.length;
-      crop.cpu += b.cpu * objects.length;
-      crops += objects.length;
-    }
+    add(detect, await timeEach([d], async () => (objects = await detector.detect(d.rgb))), 1);
+    const images = objects.map((o) => cropRgb(d.rgb, o.box));
+    if (images.length === 0) continue;
+    add(crop, await timeEach(images, (c) => detector.embedCrops([c], embeddingSize)), images.length);
+    add(batched, await timeEach([images], (all) => detector.embedCrops(all, embeddingSize)), 1);
+    crops += images.length;
   }
-  const perImage = (c: Cost, k: number): Cost => ({ wall: c.wall / k, cpu: c.cpu / k });
-  const detectCost = perImage(detect, n);
-  const cropCost = perImage(crop, Math.max(1, crops));
+  const per = (c: Cost, k: number): Cost => ({ wall: c.wall / k, cpu: c.cpu / k });
+  const sum = (a: Cost, b: Cost): Cost => ({ wall: a.wall + b.wall, cpu: a.cpu + b.cpu });
+  const detectCost = per(detect, n);
+  const cropCost = per(crop, Math.max(1, crops));
   const objectsPerImage = crops / n;
   row(`detection alone (CenterNet ${detector.inputSize}²)`, n, detectCost);
-  row('one crop embedding (CenterNet 256², backbone only)', crops, cropCost, 'per crop');
-  const goal = { wall: detectCost.wall + cropCost.wall, cpu: detectCost.cpu + cropCost.cpu };
+  row('one crop embedding (CenterNet 256², backbone only)', crops, cropCost, 'per crop, one at a time');
+  row('crop embeddings batched (up to 8 per run)', crops, per(batched, Math.max(1, crops)), 'per crop');
+  const goal = sum(detectCost, cropCost);
   row('detection + one crop embedding', n, goal, 'goal row');
-  const allCrops = { wall: (detect.wall + crop.wall) / n, cpu: (detect.cpu + crop.cpu) / n };
-  row('detection + all crop embeddings', n, allCrops, `${fixed(objectsPerImage, 1)} objects/image`);
+  const allCrops = per(sum(detect, batched), n);
+  row('detection + all crop embeddings (batched)', n, allCrops, `${fixed(objectsPerImage, 1)} objects/image`);
   row('faces alone (TinyFaceDetector 416²)', n, await timeEach(decoded, (d) => faces.detect(d.rgb)));
   row('OCR alone (tesseract LSTM, eng)', slowN, await timeEach(slow, (b) => ocr.recognize(b)));
   const types: Array<[string, EnrichmentType[]]> = [
@@ -116,8 +122,10 @@ export async function enrichmentModels(): Promise<BenchReport> {
     ['all five types', ['OBJECT_DETECTION', 'CAPTION_OBJECTS', 'CAPTION_IMAGES', 'OCR_TEXT', 'FACE_DETECTION']],
   ];
   const starts: string[] = [];
+  const memory: string[] = [];
   for (const [what, t] of poolRows) {
-    const { rate, startSeconds } = await poolRate(images, t, 2);
+    const { rate, startSeconds, rssMb } = await poolRate(images, t, 2);
+    memory.push(`${what}: ${fixed(rssMb, 0)} MB`);
     rows.push([`${what}, 2-thread pool`, String(n), fixed(1000 / rate, 1), '', fixed(rate, 2), 'wall time / images']);
     starts.push(`${what}: ${fixed(startSeconds, 1)} s`);
   }
@@ -127,7 +135,8 @@ export async function enrichmentModels(): Promise<BenchReport> {
     notes: [
       `${n} JPEGs made from the ${PHOTOS.length} fixture photos (crop 75–100%, long side 900–1100 px, mirrored half the time, re-lit, q80–92); ${os.cpus().length} cores.`,
       `Load average (1, 5, 15 min) before: ${loadBefore.map((v) => v.toFixed(2)).join(', ')}; after: ${loadAfter.map((v) => v.toFixed(2)).join(', ')} (the machine is shared).`,
-      `One-thread rows run in this process; models loaded in ${fixed(loadMs, 0)} ms. Pool start (threads spawned, models loaded, first image each): ${starts.join('; ')}.`,
+      `One-thread rows run in this process; all models loaded in ${fixed(loadMs, 0)} ms, adding ${fixed(modelsMb, 0)} MB RSS after one image. Pool start (threads spawned, models loaded, first image each): ${starts.join('; ')}.`,
+      `RSS the 2-thread pool added (threads with their models and tesseract workers, measured at the end of each run): ${memory.join('; ')}.`,
     ],
     columns: ['what', 'images', 'wall ms/image', 'CPU ms/image', 'images/s', 'note'],
     rows,

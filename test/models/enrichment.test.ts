@@ -11,7 +11,11 @@ import {
   createEnrichmentPool,
   enrichmentRuntimes,
 } from '../../src/adapters/models/enrichment/index.js';
+import * as tf from '@tensorflow/tfjs';
+import { loadCenterNetEmbedder } from '../../src/adapters/models/centernet-embedder.js';
+import { loadCenterNetDetector } from '../../src/adapters/models/enrichment/centernet-detector.js';
 import { colourName } from '../../src/adapters/models/enrichment/colors.js';
+import { cropRgb, decodeInput } from '../../src/adapters/models/enrichment/image-input.js';
 import { composeCaption } from '../../src/adapters/models/enrichment/grounded-captioner.js';
 import { nonMaxSuppression } from '../../src/adapters/models/enrichment/nms.js';
 import { positionPhrase, sizeWord } from '../../src/adapters/models/enrichment/object-captioner.js';
@@ -59,6 +63,30 @@ describe('enrichment pure parts', () => {
     // Face detection did not run: the caption must not claim there are no faces.
     const empty = composeCaption({ objects: [], text: '', faces: null, stats: { ...stats, contrast: 0 }, minScore: 0.3 });
     expect(empty.caption).toBe('No objects or text detected, in a plain green image.');
+  });
+});
+
+describe('CenterNet detector in this thread', () => {
+  it('embeds crops in batches exactly as the media embedder does, and leaks no tensors', async () => {
+    const embedder = await loadCenterNetEmbedder({ inputSize: 256 });
+    const detector = await loadCenterNetDetector();
+    try {
+      const { rgb } = await decodeInput(await photo('dog.jpg'));
+      const before = tf.memory().numTensors;
+      const objects = await detector.detect(rgb);
+      const crops = objects.map((o) => cropRgb(rgb, o.box));
+      const batched = await detector.embedCrops([...crops, ...crops, ...crops], 256); // more than one batch of 8
+      expect(tf.memory().numTensors).toBe(before);
+      expect(batched).toHaveLength(crops.length * 3);
+      for (const [i, crop] of crops.entries()) {
+        const single = await embedder.embed(crop);
+        expect(dot(Array.from(single), Array.from(batched[i]!))).toBeGreaterThan(0.9999);
+        expect(dot(Array.from(single), Array.from(batched[i + crops.length * 2]!))).toBeGreaterThan(0.9999);
+      }
+    } finally {
+      await detector.close();
+      await embedder.close();
+    }
   });
 });
 
