@@ -39,7 +39,7 @@ const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
   import_custom_metadata: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
   propagate_labels: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
   // The source of an enrichment must not change under it: whatever changes data blocks it.
-  enrich_dataset: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
+  enrich_dataset: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
 };
 
 describe('checkOperation over every (operation, status, running task) pair', () => {

@@ -11,12 +11,11 @@
  * and `src/object/centernet.ts` only resizes (`tf.image.resizeBilinear`) before `model.execute`.
  */
 import { readFile } from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { CENTERNET_EMBEDDING_DIMENSIONS, centerNetIdentity } from './centernet-identity.js';
+import { packageRoot } from './package-root.js';
 import { assertRgbImage, l2normalize, type Embedder, type RgbImage } from './embedder.js';
 
 export interface CenterNetEmbedderOptions {
@@ -36,23 +35,6 @@ export interface CenterNetEmbedderOptions {
 export { CENTERNET_EMBEDDING_DIMENSIONS };
 export const CENTERNET_EMBEDDING_NODE = 'tower_0/extern1/hard_swish/mul_1';
 const INPUT_NODE = 'tower_0/images';
-
-const require = createRequire(import.meta.url);
-
-/** Root folder of an installed package (found by walking up from its resolved entry point). */
-function packageRoot(name: string): string {
-  let dir = path.dirname(require.resolve(name));
-  for (;;) {
-    const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string };
-      if (parsed.name === name) return dir;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`cannot locate the root of package ${name}`);
-    dir = parent;
-  }
-}
 
 let backendReady: Promise<void> | undefined;
 
