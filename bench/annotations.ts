@@ -63,7 +63,7 @@ export async function annotations(): Promise<BenchReport> {
   const goals: Goal[] = [];
   try {
     loupe = await startLoupe(
-      loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', CUSTOM_METADATA_MAX_BYTES: String(4 * 1024 * MB) }, { role: 'all' }),
+      loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', CUSTOM_METADATA_MAX_BYTES: String(4 * 1024 * MB) }, { role: 'all' }),
     );
     const { db } = loupe.container.database;
     const issued = await loupe.container.services.auth.createUser('bench-annotations@example.com');
