@@ -23,6 +23,7 @@ export async function enrichmentEndToEnd(): Promise<BenchReport> {
   const models = Object.fromEntries((process.env.BENCH_ENRICH_MODELS ?? DEFAULT_MODELS).split(',').map((pair) => pair.split('=') as [string, string]));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-enrich-'));
   let loupe: Loupe | undefined;
+  let dataDir: string | undefined;
   try {
     const files: GeneratedFile[] = [];
     for (const [i, bytes] of (await photoVariants(n)).entries()) {
@@ -30,7 +31,9 @@ export async function enrichmentEndToEnd(): Promise<BenchReport> {
       await writeFile(file, bytes);
       files.push({ path: file, name: path.basename(file), bytes: bytes.length });
     }
-    const config = loadConfig({ DATA_DIR: path.join(dir, 'data'), PORT: '0', LOG_LEVEL: 'silent' }, { role: 'all' });
+    // Its own temp folder: the embedded PostgreSQL (another user when run as root) must reach it.
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-'));
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }, { role: 'all' });
     loupe = await startLoupe(config);
     const issued = await loupe.container.services.auth.createUser('bench-enrichment@example.com');
     const token = await signClientToken(issued.api_key, issued.api_secret, 3600);
@@ -69,5 +72,6 @@ export async function enrichmentEndToEnd(): Promise<BenchReport> {
   } finally {
     await loupe?.close();
     await rm(dir, { recursive: true, force: true });
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }
 }
