@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdingLock } from '../support/locks.js';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { createDataset, form, generatedJpegs, photo, waitForDataset } from '../support/ingest.js';
 import { hasStatus, newDataset, waitForTask } from '../support/tasks.js';
@@ -25,25 +26,8 @@ const previewNames = async () => {
  * Holds a snapshot's row the way a long restore or clone would be held: their commit waits for it
  * (they take it FOR SHARE first), while every API route, which never locks it, keeps answering.
  */
-async function holdingSnapshot<T>(snapshotId: string, during: () => Promise<T>): Promise<T> {
-  const { db } = server.loupe.container.database;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const holder = db.transaction().execute(async (trx) => {
-    await sql`select id from snapshots where id = ${snapshotId}::uuid for update`.execute(trx);
-    locked();
-    await released;
-  });
-  await isLocked;
-  try {
-    return await during();
-  } finally {
-    release();
-    await holder;
-  }
-}
+const holdingSnapshot = <T>(snapshotId: string, during: () => Promise<T>) =>
+  holdingLock(server, sql`select id from snapshots where id = ${snapshotId}::uuid for update`, during);
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdingLock } from '../support/locks.js';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { PHOTOS, createDataset, photo, waitForDataset } from '../support/ingest.js';
 import { PHOTO_EDITS } from '../support/photo-edits.js';
@@ -30,26 +30,7 @@ const explore = async (query: string) => {
 const names = async (query: string) => (await explore(query)).map((p) => p.file_name).sort();
 const vql = (filters: unknown[]) => `vql=${encodeURIComponent(JSON.stringify(filters))}`;
 
-/** Holds a lock that a task's work needs, so it stays RUNNING while the test asks for other things. */
-async function holding<T>(statement: string, during: () => Promise<T>): Promise<T> {
-  const { db } = server.loupe.container.database;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const holder = db.transaction().execute(async (trx) => {
-    await sql.raw(statement).execute(trx);
-    locked();
-    await released;
-  });
-  await isLocked;
-  try {
-    return await during();
-  } finally {
-    release();
-    await holder;
-  }
-}
+const holding = <T>(statement: string, during: () => Promise<T>) => holdingLock(server, statement, during);
 
 beforeAll(async () => {
   server = await startTestServer();
