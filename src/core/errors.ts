@@ -79,6 +79,7 @@ export const errors = {
   emptySelection: () => new AppError(422, 'media_selection must select at least one media item or cluster'),
   unknownMediaIds: (ids: string[]) => new AppError(422, `Unknown media_ids in this dataset: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? `, … (${ids.length} in all)` : ''}`),
   unknownClusterIds: (ids: string[]) => new AppError(422, `Unknown cluster_id in this dataset: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? `, … (${ids.length} in all)` : ''}`),
+  unknownObjectIds: (ids: string[]) => new AppError(422, `Unknown object_ids in this dataset: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''}`),
   exportGone: () => new AppError(410, 'The export archive has expired or was removed'),
   downloadLinkInvalid: () => new AppError(401, 'Invalid or expired download link'),
 

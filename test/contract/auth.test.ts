@@ -82,6 +82,7 @@ describe('public routes', () => {
       'POST /api/v1/dataset/{dataset_id}/media/tags',
       'POST /api/v1/dataset/{dataset_id}/media/tags/remove',
       'PUT /api/v1/dataset/{dataset_id}/media/label',
+      'PUT /api/v1/dataset/{dataset_id}/objects/label',
       'GET /api/v1/dataset/{dataset_id}/tags',
       'GET /api/v1/dataset/{dataset_id}/labels',
       'POST /api/v1/dataset/{dataset_id}/labels/propagate',

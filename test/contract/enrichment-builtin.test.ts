@@ -10,6 +10,7 @@ import { exportArchive } from '../support/exports.js';
  */
 let server: TestServer;
 let owner: TestUser;
+let viewer: TestUser;
 let sourceId: string;
 let copyId: string;
 
@@ -23,13 +24,14 @@ const previews = (body: any): any[] => body.clusters.flatMap((c: any) => c.previ
 
 beforeAll(async () => {
   server = await startTestServer();
-  owner = await server.createUser();
+  [owner, viewer] = await Promise.all([server.createUser(), server.createUser()]);
   const plain = { name: 'plain.png', bytes: await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 90, b: 200 } } }).png().toBuffer() };
   ({ datasetId: sourceId } = await createDataset(server, owner, 'street', [[photo('dog.jpg'), photo('kite.jpg'), plain]]));
   const res = await server.api(owner.token, 'POST', `/api/v1/dataset/${sourceId}/enrich_dataset`, { enrichment_models: MODELS });
   expect(res.status).toBe(200);
   copyId = res.body.dataset_id;
   await waitForDataset(server, owner, copyId, ['READY', 'ERROR'], 240_000);
+  await server.api(owner.token, 'PUT', `/api/v1/manage/${copyId}/invite`, { grant_to_user_email: viewer.email });
 }, 300_000);
 afterAll(() => server?.close());
 
@@ -96,5 +98,31 @@ describe('built-in enrichment of real photos', () => {
     const onDog = coco.annotations.filter((a: any) => a.image_id === dogImage.id).map((a: any) => names.get(a.category_id));
     expect(onDog).toEqual(expect.arrayContaining(['dog', 'bicycle']));
     for (const a of coco.annotations) expect(a).toMatchObject({ id: expect.any(Number), bbox: [expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number)], iscrowd: 0 });
+  });
+
+  it('a detected object can be relabelled (a new version; the creation snapshot keeps the detected class) and given its class back', async () => {
+    const dog = previews(await explore('entity_type=OBJECTS&threshold=0&labels=dog')).find((o) => o.file_name === 'dog.jpg');
+    const relabel = (label: string | null, user = owner, ids = [dog.object_id]) =>
+      server.api(user.token, 'PUT', `/api/v1/dataset/${copyId}/objects/label`, { object_ids: ids, label });
+    expect((await relabel('golden retriever', viewer)).status).toBe(403);
+    const unknown = await relabel('x', owner, ['00000000-0000-4000-8000-000000000000']);
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail).toBe('Unknown object_ids in this dataset: 00000000-0000-4000-8000-000000000000');
+
+    expect((await relabel('golden retriever')).body).toEqual({ matched: 1, changed: 1 });
+    expect((await relabel('golden retriever')).body).toEqual({ matched: 1, changed: 0 });
+    const relabelled = previews(await explore(`entity_type=OBJECTS&threshold=0&labels=${encodeURIComponent('golden retriever')}`));
+    expect(relabelled.map((o) => o.object_id)).toEqual([dog.object_id]);
+    expect(previews(await explore('labels=golden%20retriever')).map((p) => p.file_name)).toEqual(['dog.jpg']);
+
+    const snapshots = (await server.api(owner.token, 'GET', `/api/v1/dataset/${copyId}/snapshot`)).body;
+    expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${copyId}/snapshot/${snapshots[0].snapshot_id}/restore`)).status).toBe(202);
+    await waitForDataset(server, owner, copyId, ['READY']);
+    const restored = previews(await explore('entity_type=OBJECTS&threshold=0')).find((o) => o.object_id === dog.object_id);
+    expect(restored.label).toBe('dog');
+
+    expect((await relabel('golden retriever')).body.changed).toBe(1);
+    expect((await relabel(null)).body.changed).toBe(1);
+    expect(previews(await explore('entity_type=OBJECTS&threshold=0')).find((o) => o.object_id === dog.object_id).label).toBe('dog');
   });
 });

@@ -124,7 +124,9 @@ export interface VersionMediaTable {
 /** One detected object as a version row keeps it; the box is in the media's own pixels. */
 export interface StoredObject {
   object_id: string;
+  /** The class: the detector's, or the one a user set (then the detector's is kept in detected_label). */
   label: string;
+  detected_label?: string;
   score: number;
   box: { x: number; y: number; width: number; height: number };
   caption?: string;

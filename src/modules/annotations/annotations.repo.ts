@@ -5,9 +5,18 @@ import { filtersSql } from '../explore/explore-filters.js';
 import { missingMedia, rewriteRows } from '../versions/versions.repo.js';
 
 /** Which media an edit applies to: listed ids, whole clusters (at any level), or what an Explore query matches. */
-export type MediaPick = { kind: 'ids'; ids: string[] } | { kind: 'clusters'; ids: string[] } | { kind: 'query'; filters: ExploreFilters };
+export type MediaPick =
+  | { kind: 'ids'; ids: string[] }
+  | { kind: 'clusters'; ids: string[] }
+  | { kind: 'query'; filters: ExploreFilters }
+  | { kind: 'objects'; ids: string[] };
 
-export type AnnotationChange = { kind: 'add_tags'; tags: string[] } | { kind: 'remove_tags'; tags: string[] } | { kind: 'set_label'; label: string | null };
+export type AnnotationChange =
+  | { kind: 'add_tags'; tags: string[] }
+  | { kind: 'remove_tags'; tags: string[] }
+  | { kind: 'set_label'; label: string | null }
+  /** The objects' class; null gives each its detected class back (kept as detected_label once changed). */
+  | { kind: 'set_object_label'; objectIds: string[]; label: string | null };
 
 const LEVELS = [0, 1, 2, 3, 4] as const;
 
@@ -30,12 +39,24 @@ export class AnnotationsRepo {
       case 'query':
         return sql`select vm.media_id from version_media vm join media m on m.id = vm.media_id
           where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${filtersSql(pick.filters)}`;
+      case 'objects':
+        return sql`select distinct vm.media_id from version_media vm cross join jsonb_array_elements(vm.objects) o
+          where vm.version_id = ${versionId}::uuid and vm.objects is not null and o ->> 'object_id' = any(${pick.ids}::text[])`;
     }
+  }
+
+  /** Of `ids`, the detected objects the version does not have. */
+  async unknownObjects(trx: Db, versionId: string, ids: string[]): Promise<string[]> {
+    const { rows } = await sql<{ id: string }>`select id from unnest(${ids}::text[]) id
+      except select o ->> 'object_id' from version_media vm cross join jsonb_array_elements(vm.objects) o
+        where vm.version_id = ${versionId}::uuid and vm.objects is not null
+      order by 1 limit 100`.execute(trx);
+    return rows.map((r) => r.id);
   }
 
   /** Listed ids are all media of the version once requireKnown has passed: counted without reading rows. */
   async countPicked(trx: Db, versionId: string, pick: MediaPick): Promise<number> {
-    if (pick.kind === 'ids') return new Set(pick.ids.map((id) => id.toLowerCase())).size;
+    if (pick.kind === 'ids' || pick.kind === 'objects') return new Set(pick.ids.map((id) => id.toLowerCase())).size;
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from version_media
       where version_id = ${versionId}::uuid and media_id in (${this.picked(versionId, pick)})`.execute(trx);
     return rows[0]!.n;
@@ -51,6 +72,19 @@ export class AnnotationsRepo {
         return rewriteRows(trx, versionId, source, { tags: sql`array(select t from unnest(vm.tags) t where t <> all(${change.tags}::text[]) order by t)` }, sql`vm.tags && ${change.tags}::text[]`);
       case 'set_label':
         return rewriteRows(trx, versionId, source, { label: sql`${change.label}::text` }, sql`vm.label is distinct from ${change.label}::text`);
+      case 'set_object_label': {
+        const ids = sql`${change.objectIds}::text[]`;
+        const detected = sql`coalesce(o ->> 'detected_label', o ->> 'label')`;
+        const target = sql`coalesce(${change.label}::text, ${detected})`;
+        const relabelled =
+          change.label === null
+            ? sql`(o - 'detected_label') || jsonb_build_object('label', ${detected})`
+            : sql`o || jsonb_build_object('label', ${change.label}::text, 'detected_label', ${detected})`;
+        const objects = sql`(select jsonb_agg(case when o ->> 'object_id' = any(${ids}) then ${relabelled} else o end order by n)
+          from jsonb_array_elements(vm.objects) with ordinality as t(o, n))`;
+        const differs = sql<boolean>`exists (select 1 from jsonb_array_elements(vm.objects) o where o ->> 'object_id' = any(${ids}) and o ->> 'label' is distinct from ${target})`;
+        return rewriteRows(trx, versionId, source, { objects }, differs);
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import {
   EditResult,
   LabelEditBody,
   LabelList,
+  ObjectLabelBody,
   PropagateBody,
   PropagationPlan,
   TagList,
@@ -55,6 +56,20 @@ export function annotationsRoutes(app: FastifyInstance, deps: { annotations: Ann
       schema: { tags: ['annotations'], summary: 'Set (or, with null, remove) the label of the chosen media; a new version', params: DatasetIdParams, body: LabelEditBody, response: edit },
     },
     async (request) => annotations.setLabel(principalOf(request), request.params.dataset_id, request.body.label, selectionOf(request.body)),
+  );
+
+  r.put(
+    `${base}/objects/label`,
+    {
+      schema: {
+        tags: ['annotations'],
+        summary: "Set the class of detected objects (null restores the detected one; it is kept as detected_label); a new version",
+        params: DatasetIdParams,
+        body: ObjectLabelBody,
+        response: { 200: EditResult, ...errorResponses(401, 403, 404, 409, 422) },
+      },
+    },
+    async (request) => annotations.setObjectLabel(principalOf(request), request.params.dataset_id, request.body.object_ids, request.body.label),
   );
 
   r.get(

@@ -26,6 +26,14 @@ export const LabelEditBody = Type.Object(
   { additionalProperties: false, description: 'The label, and exactly one of media_ids, cluster_ids or query' },
 );
 
+export const ObjectLabelBody = Type.Object(
+  {
+    object_ids: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 10_000, description: 'Detected objects (object_id in Explore OBJECTS previews)' }),
+    label: Nullable(Type.String({ maxLength: LABEL_MAX_LENGTH, description: "The object's class name; null gives it back its detected class" })),
+  },
+  { additionalProperties: false },
+);
+
 export const EditResult = Type.Object({
   matched: Type.Integer({ description: 'Media the selection holds' }),
   changed: Type.Integer({ description: 'Media the edit changed; 0 makes no new version' }),

@@ -57,6 +57,14 @@ export class AnnotationsService {
     return this.edit(principal, datasetId, selection, { kind: 'set_label', label: clean });
   }
 
+  /** Labels detected objects (the enrichment's class stays as detected_label); `null` gives them their detected class back. */
+  setObjectLabel(principal: Principal, datasetId: string, objectIds: string[], label: string | null): Promise<EditResult> {
+    const clean = label === null ? null : cleanAnnotation(label, LABEL_MAX_LENGTH);
+    if (label !== null && clean === null) throw errors.validation(`label must be 1 to ${LABEL_MAX_LENGTH} characters, or null to restore the detected class`);
+    const ids = [...new Set(objectIds.map((id) => id.toLowerCase()))];
+    return this.edit(principal, datasetId, { kind: 'objects', ids }, { kind: 'set_object_label', objectIds: ids, label: clean });
+  }
+
   async tags(principal: Principal, datasetId: string) {
     const dataset = await this.datasets.authorize(principal, datasetId, 'read');
     return { tags: dataset.head_version_id ? await this.repo.tagCounts(dataset.head_version_id) : [] };
@@ -97,9 +105,9 @@ export class AnnotationsService {
    * One transaction under the dataset row lock: the guard (409 during a restore), a delta fork of the head,
    * the touched rows rewritten in one statement, the head swapped. A snapshot taken before keeps the old values.
    */
-  private async edit(principal: Principal, datasetId: string, selection: MediaSelectionInput, change: AnnotationChange): Promise<EditResult> {
+  private async edit(principal: Principal, datasetId: string, selection: MediaSelectionInput | MediaPick, change: AnnotationChange): Promise<EditResult> {
     await this.datasets.authorize(principal, datasetId, 'write');
-    const pick = toPick(selection);
+    const pick = 'kind' in selection ? selection : toPick(selection);
     try {
       return await this.db.transaction().execute(async (trx) => {
         const state = await this.datasetsRepo.operationState(trx, datasetId);
@@ -127,6 +135,9 @@ export class AnnotationsService {
     } else if (pick.kind === 'clusters') {
       const unknown = await this.repo.unknownClusters(trx, versionId, pick.ids);
       if (unknown.length > 0) throw errors.unknownClusterIds(unknown);
+    } else if (pick.kind === 'objects') {
+      const unknown = await this.repo.unknownObjects(trx, versionId, pick.ids);
+      if (unknown.length > 0) throw errors.unknownObjectIds(unknown);
     }
   }
 }

@@ -26,7 +26,7 @@ const ROW_COLUMNS = [
 const ROW_STATE = sql.raw(ROW_COLUMNS.join(', '));
 
 /** The annotation columns an edit may rewrite, each as an expression over the current row `vm`. */
-export type RowChanges = Partial<Record<'tags' | 'label' | 'custom_fields', RawBuilder<unknown>>>;
+export type RowChanges = Partial<Record<'tags' | 'label' | 'custom_fields' | 'objects', RawBuilder<unknown>>>;
 
 /**
  * Copy on write and change in one statement: the version's rows of the media `picked` selects (a query of
