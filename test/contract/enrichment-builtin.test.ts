@@ -74,6 +74,15 @@ describe('built-in enrichment of real photos', () => {
     expect(new Set(dogs.map((o) => o.label))).toEqual(new Set(['dog']));
   });
 
+  it('a saved view over objects counts the media holding them', async () => {
+    const body = new FormData();
+    body.append('name', 'bikes');
+    const res = await server.api(owner.token, 'POST', `/api/v1/dataset/${copyId}/views?entity_type=OBJECTS&threshold=0&labels=bicycle`, body);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total_results: 1, stats: { n_images: 1, n_clusters: expect.any(Number) } });
+    expect(res.body.stats.n_clusters).toBeGreaterThanOrEqual(1);
+  });
+
   it('image captions mention what was detected, honestly say so when nothing was, and are searchable', async () => {
     const images = previews(await explore('threshold=4&previews_limit=10'));
     const caption = (file: string) => images.find((p) => p.file_name === file).caption as string;

@@ -148,6 +148,21 @@ export class ExploreRepo {
     return rows[0]!;
   }
 
+  /** As count(), for entity_type OBJECTS: the media holding matching objects, and the object clusters at `level`. */
+  async countObjects(q: Pick<ExplorePageQuery, 'versionId' | 'level' | 'filters' | 'candidates'>): Promise<MatchCounts> {
+    const candidates = q.candidates
+      ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
+      : sql``;
+    const { rows } = await sql<MatchCounts>`
+      select count(distinct vm.media_id)::int as n_media, count(distinct vm.media_id) filter (where m.media_type = 'IMAGE')::int as n_images,
+        count(distinct vm.media_id) filter (where m.media_type = 'VIDEO_FRAME')::int as n_video_frames,
+        count(distinct m.parent_media_id)::int as n_videos, count(distinct o -> 'clusters' ->> ${q.level}::int)::int as n_clusters
+      from version_media vm join media m on m.id = vm.media_id ${candidates} cross join jsonb_array_elements(vm.objects) o
+      where vm.version_id = ${q.versionId}::uuid and vm.objects is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
+        and o -> 'clusters' is not null and ${this.objectWhere(q.filters)}`.execute(this.db);
+    return rows[0]!;
+  }
+
   /**
    * One page of object clusters (entity_type OBJECTS): every detected object of the version's matching
    * media, grouped by its object cluster at `level`, largest first, members by detection score.
@@ -157,9 +172,6 @@ export class ExploreRepo {
       ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
       : sql``;
     const relevance = q.candidates ? sql`c.score` : sql`null::real`;
-    // On an OBJECTS page a label filter is about the object itself, not the media it is in.
-    const objectLabels = q.filters.labels.map((any) => sql`o ->> 'label' = any(${any}::text[])`);
-    const mediaFilters = { ...q.filters, labels: [] };
     const result = await sql<ObjectRow & { total_clusters: string }>`
       with matched as (
         select (o -> 'clusters' ->> ${q.level}::int)::uuid as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height,
@@ -171,7 +183,7 @@ export class ExploreRepo {
         ${candidates}
         cross join jsonb_array_elements(vm.objects) o
         where vm.version_id = ${q.versionId}::uuid and vm.objects is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
-          and o -> 'clusters' is not null and ${this.where(mediaFilters)} and ${sql.join([sql`true`, ...objectLabels], sql` and `)}
+          and o -> 'clusters' is not null and ${this.objectWhere(q.filters)}
       ),
       clusters as (
         select cluster_id, count(distinct media_id)::int as cluster_size, count(distinct media_id) filter (where media_type = 'IMAGE')::int as n_images,
@@ -189,6 +201,12 @@ export class ExploreRepo {
       order by cluster_objects desc, cluster_id, position`.execute(this.db);
     const totalClusters = result.rows.length > 0 ? Number(result.rows[0]!.total_clusters) : 0;
     return { rows: result.rows, totalClusters };
+  }
+
+  /** For objects `o` of the media: a label filter is about the object itself, every other filter about its media. */
+  private objectWhere(f: ExploreFilters): RawBuilder<boolean> {
+    const labels = f.labels.map((any) => sql`o ->> 'label' = any(${any}::text[])`);
+    return sql<boolean>`(${sql.join([this.where({ ...f, labels: [] }), ...labels], sql` and `)})`;
   }
 
   private where(f: ExploreFilters): RawBuilder<boolean> {

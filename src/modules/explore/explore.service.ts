@@ -77,11 +77,12 @@ export class ExploreService {
     const filters = parseExploreFilters(query);
     if (query.anchor_type && !query.anchor_media_id) throw errors.validation('anchor_type needs anchor_media_id');
     const none = { n_media: 0, n_images: 0, n_video_frames: 0, n_videos: 0, n_clusters: 0 };
-    if (query.entity_type === 'OBJECTS' || within?.length === 0) return none;
+    if (within?.length === 0) return none;
     let { candidates } = await this.candidates(datasetId, versionId, query, filters);
     if (within) candidates = candidates ? intersect(candidates, { mediaIds: within, scores: [] }) : { mediaIds: within, scores: within.map(() => 0) };
     if (candidates?.mediaIds.length === 0) return none;
-    return this.repo.count({ versionId, level: query.threshold, filters, candidates });
+    const counted = { versionId, level: query.threshold, filters, candidates };
+    return query.entity_type === 'OBJECTS' ? this.repo.countObjects(counted) : this.repo.count(counted);
   }
 
   /** Media picked outside SQL: an image anchor's nearest neighbours and semantic text matches, intersected. */
