@@ -50,6 +50,9 @@ describe('the version sweep (issue 6: garbage)', () => {
     // The head between the two batches was no snapshot: it goes; the creation snapshot's version stays.
     await waitFor(async () => (!(await versionExists(between)) ? true : undefined), 10_000, 'intermediate version swept');
     expect(await versionsOf(datasetId)).toEqual([creationVersion, head]);
+    // Its rows went with it (version_rows has no foreign key to cascade them).
+    const left = await sql<{ n: number }>`select count(*)::int as n from version_rows where version_id = ${between}::uuid`.execute(server.loupe.container.database.db);
+    expect(left.rows[0]!.n).toBe(0);
 
     const manual = (await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/snapshot`, { name: 'four' })).body;
     const creation = (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/snapshot`)).body.find((s: { reason: string }) => s.reason === 'creation');
