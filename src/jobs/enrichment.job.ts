@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import type { BlobStore } from '../adapters/blobs/blob-store.js';
 import type { Db } from '../adapters/db/database.js';
 import type { EmbeddingConfig } from '../adapters/db/schema.js';
@@ -105,8 +106,6 @@ async function enrichAll(deps: EnrichmentJobDeps, ctx: TaskContext, versionId: s
 }
 
 async function enrichOne(deps: EnrichmentJobDeps, item: EnrichmentItem, models: EnrichmentModel[], signal: AbortSignal): Promise<StagedResult> {
-  const stream = await deps.blobs.open(item.hash);
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return deps.enricher.enrich(item, Buffer.concat(chunks), models, signal);
+  // A preview is at most ~1.5 MB; the models need the whole encoded image.
+  return deps.enricher.enrich(item, await buffer(await deps.blobs.open(item.hash)), models, signal);
 }

@@ -2,6 +2,7 @@ import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { parse } from 'csv-parse';
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type Compressors } from 'hyparquet';
+import { textLines } from '../tables/text-lines.js';
 import { looksLikeMedia, looksLikeS3Uri, S3SourceError } from './s3-location.js';
 
 /** Column names that hold the media URI, in order of preference, matched case-insensitively. */
@@ -12,18 +13,10 @@ const SAMPLE_ROWS = 20;
 
 /** `.txt`: one entry a line; blank lines and lines starting with '#' are skipped. */
 export async function* readTextManifest(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8'); // drops a leading BOM
-  let rest = '';
-  for await (const chunk of body) {
-    const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) {
-      const entry = textEntry(line);
-      if (entry) yield entry;
-    }
+  for await (const line of textLines(body)) {
+    const entry = textEntry(line);
+    if (entry) yield entry;
   }
-  const last = textEntry(rest + decoder.decode());
-  if (last) yield last;
 }
 
 const textEntry = (line: string): string | null => {

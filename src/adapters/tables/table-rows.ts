@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { type Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { parse } from 'csv-parse';
+import { textLines } from './text-lines.js';
 import { type AsyncBuffer, type Compressors, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 
 /** Files of rows: CSV with a header, JSON lines (one object a line), Parquet. */
@@ -48,8 +49,6 @@ export async function* readCsvRows(body: Readable, onHeader: (columns: string[])
 
 /** JSON lines: each non-blank line one object. */
 export async function* readJsonLines(body: AsyncIterable<Uint8Array>): AsyncGenerator<TableRow> {
-  const decoder = new TextDecoder('utf-8');
-  let rest = '';
   let line = 0;
   const row = (text: string): TableRow | null => {
     line += 1;
@@ -62,16 +61,10 @@ export async function* readJsonLines(body: AsyncIterable<Uint8Array>): AsyncGene
       return { line, error: 'the line is not valid JSON' };
     }
   };
-  for await (const chunk of body) {
-    const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
-    rest = lines.pop() ?? '';
-    for (const text of lines) {
-      const r = row(text);
-      if (r) yield r;
-    }
+  for await (const text of textLines(body)) {
+    const r = row(text);
+    if (r) yield r;
   }
-  const last = row(rest + decoder.decode());
-  if (last) yield last;
 }
 
 /** The top-level column names of a Parquet file (its schema), without reading rows. */

@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { StoredObject } from '../../adapters/db/schema.js';
+import { ROW_COLUMNS } from '../versions/versions.repo.js';
 
 /** What an enrichment reads: an image or video frame of the source version, by its preview where it has one. */
 export interface EnrichmentItem {
@@ -24,9 +25,12 @@ export interface EnrichmentContextRow {
   task_status: string | null;
 }
 
-const VERSION_ROW_STATE = sql.raw(
-  'vm.ordinal, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4, vm.uniqueness_score, vm.nn_similarity, vm.is_outlier, vm.duplicate_group, vm.tags, vm.label, vm.custom_fields',
-);
+/** The task's results over the source row's values; every other column as the source has it. */
+const ENRICHED: Partial<Record<(typeof ROW_COLUMNS)[number], RawBuilder<unknown>>> = {
+  caption: sql`coalesce(r.caption, vm.caption)`,
+  objects: sql`coalesce(r.objects, vm.objects)`,
+  enrichment: sql`coalesce(vm.enrichment, '{}'::jsonb) || coalesce(r.enrichment, '{}'::jsonb)`,
+};
 
 /** Enrichment context, staged per-media results of a running task, and the enriched version they become. */
 export class EnrichmentRepo {
@@ -135,10 +139,9 @@ export class EnrichmentRepo {
       .values({ dataset_id: copyId, parent_id: sourceVersionId, task_id: taskId })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await sql`insert into version_rows (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
-        uniqueness_score, nn_similarity, is_outlier, duplicate_group, tags, label, custom_fields, caption, objects, enrichment)
-      select ${id}::uuid, vm.media_id, ${VERSION_ROW_STATE},
-        coalesce(r.caption, vm.caption), coalesce(r.objects, vm.objects), coalesce(vm.enrichment, '{}'::jsonb) || coalesce(r.enrichment, '{}'::jsonb)
+    const values = ROW_COLUMNS.map((c) => ENRICHED[c] ?? sql.ref(`vm.${c}`));
+    await sql`insert into version_rows (version_id, ${sql.join(ROW_COLUMNS.map((c) => sql.ref(c)))})
+      select ${id}::uuid, ${sql.join(values)}
       from version_media vm left join enrichment_results r on r.task_id = ${taskId}::uuid and r.media_id = vm.media_id
       where vm.version_id = ${sourceVersionId}::uuid`.execute(trx);
     await sql`update version_rows v set caption = f.caption

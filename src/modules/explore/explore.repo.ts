@@ -70,6 +70,13 @@ export interface MatchCounts {
   n_clusters: number;
 }
 
+/** Keeps only the candidates (as `c`, with their scores) when something outside SQL picked them. */
+function candidatesJoin(candidates: Candidates | null): RawBuilder<unknown> {
+  return candidates
+    ? sql`join unnest(${candidates.mediaIds}::uuid[], ${candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
+    : sql``;
+}
+
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
 export class ExploreRepo {
   constructor(private readonly db: Db) {}
@@ -77,9 +84,7 @@ export class ExploreRepo {
   /** One page of clusters (largest first unless sorted otherwise) with up to `previewsLimit` members each, best first. */
   async page(q: ExplorePageQuery): Promise<{ rows: ExploreRow[]; totalClusters: number }> {
     const cluster = sql.ref(`vm.cluster_l${q.level}`);
-    const candidates = q.candidates
-      ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
-      : sql``;
+    const candidates = candidatesJoin(q.candidates);
     const relevance = q.candidates ? sql`c.score` : sql`null::real`;
     const fts = q.filters.text.filter((t) => t.op === 'fts').map((t) => t.value);
     const rank = fts.length > 0 ? sql`ts_rank(${MEDIA_TEXT}, ${tsQuery(fts)})` : sql`0::real`;
@@ -125,9 +130,7 @@ export class ExploreRepo {
 
   private async countClusters(q: ExplorePageQuery): Promise<number> {
     const cluster = sql.ref(`vm.cluster_l${q.level}`);
-    const candidates = q.candidates
-      ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
-      : sql``;
+    const candidates = candidatesJoin(q.candidates);
     const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from version_media vm join media m on m.id = vm.media_id ${candidates}
       where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
     return Number(row.rows[0]?.n ?? 0);
@@ -136,9 +139,7 @@ export class ExploreRepo {
   /** How many media (and of which kind, in how many clusters at `level`) Explore would list for these filters. */
   async count(q: Pick<ExplorePageQuery, 'versionId' | 'level' | 'filters' | 'candidates'>): Promise<MatchCounts> {
     const cluster = sql.ref(`vm.cluster_l${q.level}`);
-    const candidates = q.candidates
-      ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
-      : sql``;
+    const candidates = candidatesJoin(q.candidates);
     const { rows } = await sql<MatchCounts>`
       select count(*)::int as n_media, count(*) filter (where m.media_type = 'IMAGE')::int as n_images,
         count(*) filter (where m.media_type = 'VIDEO_FRAME')::int as n_video_frames, count(distinct m.parent_media_id)::int as n_videos,
@@ -150,9 +151,7 @@ export class ExploreRepo {
 
   /** As count(), for entity_type OBJECTS: the media holding matching objects, and the object clusters at `level`. */
   async countObjects(q: Pick<ExplorePageQuery, 'versionId' | 'level' | 'filters' | 'candidates'>): Promise<MatchCounts> {
-    const candidates = q.candidates
-      ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
-      : sql``;
+    const candidates = candidatesJoin(q.candidates);
     const { rows } = await sql<MatchCounts>`
       select count(distinct vm.media_id)::int as n_media, count(distinct vm.media_id) filter (where m.media_type = 'IMAGE')::int as n_images,
         count(distinct vm.media_id) filter (where m.media_type = 'VIDEO_FRAME')::int as n_video_frames,
@@ -168,9 +167,7 @@ export class ExploreRepo {
    * media, grouped by its object cluster at `level`, largest first, members by detection score.
    */
   async objectPage(q: Omit<ExplorePageQuery, 'sort'>): Promise<{ rows: ObjectRow[]; totalClusters: number }> {
-    const candidates = q.candidates
-      ? sql`join unnest(${q.candidates.mediaIds}::uuid[], ${q.candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
-      : sql``;
+    const candidates = candidatesJoin(q.candidates);
     const relevance = q.candidates ? sql`c.score` : sql`null::real`;
     const result = await sql<ObjectRow & { total_clusters: string }>`
       with matched as (

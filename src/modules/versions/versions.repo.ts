@@ -4,7 +4,7 @@ import type { FieldTypes } from '../../core/custom-fields.js';
 import type { DatasetStatus } from '../../core/dataset-status.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
-const ROW_COLUMNS = [
+export const ROW_COLUMNS = [
   'media_id',
   'ordinal',
   'cluster_l0',
