@@ -246,7 +246,7 @@ describe('enrichment pool (models in a worker thread)', () => {
   });
 
   it('replaces a worker that died, failing only the requests it held', async () => {
-    const slots = (pool as unknown as { workers: Array<{ worker: { terminate(): Promise<number> } }> }).workers;
+    const slots = (pool as unknown as { pool: { workers: Array<{ worker: { terminate(): Promise<number> } }> } }).pool.workers;
     expect(slots).toHaveLength(1);
     const held = pool.enrich(await photo('kite.jpg'), ['OBJECT_DETECTION']);
     await slots[0]!.worker.terminate();
