@@ -105,8 +105,11 @@ async function memoryHandler(modelJsonPath: string): Promise<tf.io.IOHandler> {
   return { load: async () => artifacts };
 }
 
-/** Turns raw RGB into a [1, size, size, 3] float32 tensor in [0, 255] (box pre-shrink, then bilinear). */
-function preprocess(rgb: RgbImage, size: number): tf.Tensor4D {
+/**
+ * Turns raw RGB into a [1, size, size, 3] float32 tensor in [0, 255] (box pre-shrink, then bilinear). The object
+ * detector embeds its crops through this too, so crop embeddings match media embeddings.
+ */
+export function preprocess(rgb: RgbImage, size: number): tf.Tensor4D {
   const pixels = tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'int32');
   let img: tf.Tensor4D = tf.expandDims(tf.cast(pixels, 'float32'), 0) as tf.Tensor4D;
   // Bilinear resize without antialiasing aliases badly on large downscales; average whole blocks first

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
-import { CENTERNET_EMBEDDING_DIMENSIONS, CENTERNET_EMBEDDING_NODE } from '../centernet-embedder.js';
+import { CENTERNET_EMBEDDING_DIMENSIONS, CENTERNET_EMBEDDING_NODE, preprocess } from '../centernet-embedder.js';
 import { assertRgbImage, l2normalize, type RgbImage } from '../embedder.js';
 import { COCO_LABELS } from './coco-labels.js';
 import { nonMaxSuppression } from './nms.js';
@@ -148,19 +148,6 @@ async function loadArtifacts(modelJsonPath: string, size: number): Promise<tf.io
     convertedBy: json.convertedBy,
     signature: json.signature as object,
   };
-}
-
-/**
- * [1, size, size, 3] float32 in [0, 255]: whole-block average first, so the bilinear step shrinks by less than 2x.
- * The same steps as the preprocessing in ../centernet-embedder.ts, so crop embeddings match media embeddings.
- */
-function preprocess(rgb: RgbImage, size: number): tf.Tensor4D {
-  const pixels = tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], 'int32');
-  let img = tf.expandDims(tf.cast(pixels, 'float32'), 0) as tf.Tensor4D;
-  const factor = Math.floor(Math.min(rgb.height, rgb.width) / size);
-  if (factor >= 2) img = tf.avgPool(img, factor, factor, 'valid');
-  if (img.shape[1] !== size || img.shape[2] !== size) img = tf.image.resizeBilinear(img, [size, size], false, true);
-  return img;
 }
 
 /**
