@@ -1,5 +1,23 @@
 import { FIELD_NAME, isDateTimeText, normaliseDateTime } from './custom-fields.js';
 import { errors } from './errors.js';
+import {
+  type Obj,
+  TEXT_MAX_LENGTH,
+  fields,
+  oneOfValue,
+  textValue,
+  checkText,
+  stringList,
+  jsonNumber,
+  inRange,
+  optionalString,
+  splitList,
+  queryNumber,
+  maxOf,
+  isObject,
+} from './vql-values.js';
+
+export { TEXT_MAX_LENGTH };
 
 export const ISSUE_TYPES = ['blur', 'dark', 'bright', 'outliers', 'duplicates'] as const;
 export type IssueType = (typeof ISSUE_TYPES)[number];
@@ -24,7 +42,6 @@ export type FieldFilter =
   | { field: string; op: 'contains'; value: string }
   | { field: string; op: 'exists'; value: boolean };
 export const VQL_MAX_FILTERS = 20;
-export const TEXT_MAX_LENGTH = 500;
 
 export type TextOp = 'fts' | 'semantic';
 export type IssueMode = 'in' | 'out';
@@ -105,8 +122,6 @@ export function parseExploreFilters(query: ExploreQuery): ExploreFilters {
   return f;
 }
 
-
-type Obj = Record<string, unknown>;
 
 function applyVql(f: ExploreFilters, raw: unknown): void {
   const text = optionalString(raw, 'vql');
@@ -224,61 +239,6 @@ function bound(v: unknown, path: string): number | string {
   throw errors.validation(`${path} must be a number or an ISO 8601 datetime`);
 }
 
-/** The filter's body, with required `op`/`value` present and no keys outside `allowed`. */
-function fields(body: unknown, path: string, allowed: readonly string[]): Obj {
-  if (!isObject(body)) throw errors.validation(`${path} must be an object with keys ${allowed.join(', ')}`);
-  for (const k of Object.keys(body)) {
-    if (!allowed.includes(k)) throw errors.validation(`${path} has unknown key '${k}'; allowed: ${allowed.join(', ')}`);
-  }
-  for (const k of ['op', 'value']) {
-    if (body[k] === undefined) throw errors.validation(`${path}.${k} is required`);
-  }
-  return body;
-}
-
-function oneOfValue<T extends string>(v: unknown, path: string, allowed: readonly T[]): T {
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
-    throw errors.validation(`${path} must be one of ${allowed.join(', ')}`);
-  }
-  return v as T;
-}
-
-function textValue(v: unknown, path: string): string {
-  if (typeof v !== 'string') throw errors.validation(`${path} must be a string`);
-  return checkText(v, path);
-}
-
-function checkText(v: string, path: string): string {
-  const t = v.trim();
-  if (t === '') throw errors.validation(`${path} must not be empty`);
-  if (t.length > TEXT_MAX_LENGTH) throw errors.validation(`${path} must be at most ${TEXT_MAX_LENGTH} characters`);
-  return t;
-}
-
-function stringList(v: unknown, path: string, allowSingle: boolean): string[] {
-  const list = allowSingle && typeof v === 'string' ? [v] : v;
-  const what = allowSingle ? 'a non-empty string or a non-empty array of strings' : 'a non-empty array of strings';
-  if (!Array.isArray(list) || list.length === 0) throw errors.validation(`${path} must be ${what}`);
-  const out = list.map((item, i) => {
-    if (typeof item !== 'string' || item.trim() === '') throw errors.validation(`${path}[${i}] must be a non-empty string`);
-    return item.trim();
-  });
-  return [...new Set(out)];
-}
-
-/** A JSON number in [min, max], or (min, max] when `minInclusive` is false. */
-function jsonNumber(v: unknown, path: string, min: number, max: number, minInclusive: boolean): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw errors.validation(`${path} must be a number`);
-  return inRange(v, path, min, max, minInclusive);
-}
-
-function inRange(v: number, path: string, min: number, max: number, minInclusive: boolean): number {
-  const ok = (minInclusive ? v >= min : v > min) && v <= max;
-  if (!ok) throw errors.validation(`${path} must be in ${minInclusive ? '[' : '('}${min}, ${max}]`);
-  return v;
-}
-
-
 function applyPlain(f: ExploreFilters, q: ExploreQuery): void {
   const fileName = optionalString(q.file_name, 'file_name');
   if (fileName !== null) f.fileName = fileName;
@@ -315,37 +275,3 @@ function applyPlain(f: ExploreFilters, q: ExploreQuery): void {
   if (tags !== null) f.tags.push([...new Set(splitList(tags, 'tags'))]);
 }
 
-/** Absent or blank parameters mean "no filter"; a repeated parameter (an array) is not accepted. */
-function optionalString(v: unknown, name: string): string | null {
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') throw errors.validation(`${name} must be given once, as a string`);
-  return v.trim() === '' ? null : v.trim();
-}
-
-function splitList(v: string, name: string): string[] {
-  const items = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (items.length === 0) throw errors.validation(`${name} must be a comma-separated list with at least one value`);
-  return items;
-}
-
-const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-
-/** A number in [0, 1] from the query string, where it may arrive as text. */
-function queryNumber(v: unknown, name: string): number | null {
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw errors.validation(`${name} must be a number`);
-    return inRange(v, name, 0, 1, true);
-  }
-  const s = optionalString(v, name);
-  if (s === null) return null;
-  if (!NUMERIC.test(s)) throw errors.validation(`${name} must be a number`);
-  return inRange(Number(s), name, 0, 1, true);
-}
-
-function maxOf(current: number | null, next: number): number {
-  return current === null ? next : Math.max(current, next);
-}
-
-function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
