@@ -29,6 +29,29 @@ export class DatasetsRepo {
   }
 
   /**
+   * A dataset made from another (a clone, an enriched copy): "<source name> (<suffix>)", its description, owned by
+   * whoever made it, INDEXING until the task that fills it commits.
+   */
+  insertDerived(
+    trx: Db,
+    source: { id: string; display_name: string; description: string },
+    derived: { suffix: string; ownerId: string; snapshotsEnabled: boolean },
+  ): Promise<string> {
+    return this.insert(
+      {
+        display_name: `${source.display_name} (${derived.suffix})`,
+        description: source.description,
+        owner_id: derived.ownerId,
+        status_new: 'INDEXING',
+        fatal_error_msg: null,
+        source_dataset_id: source.id,
+        snapshots_enabled: derived.snapshotsEnabled,
+      },
+      trx,
+    );
+  }
+
+  /**
    * What operations decide on; `lock` (the default) holds the dataset's row until the caller's transaction
    * ends, so a check and the change it allows cannot interleave with another.
    */

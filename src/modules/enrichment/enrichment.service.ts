@@ -61,18 +61,7 @@ export class EnrichmentService {
       const models = resolveRequest(this.catalogue(), requested, applied);
       requireOperation('enrich_dataset', state.status, await this.tasks.runningTypes(trx, datasetId));
       if (!state.headVersionId) throw errors.notIndexed(datasetId);
-      const copyId = await this.datasetsRepo.insert(
-        {
-          display_name: `${source.display_name} (enriched)`,
-          description: source.description,
-          owner_id: principal.userId,
-          status_new: 'INDEXING',
-          fatal_error_msg: null,
-          source_dataset_id: datasetId,
-          snapshots_enabled: source.snapshots_enabled,
-        },
-        trx,
-      );
+      const copyId = await this.datasetsRepo.insertDerived(trx, source, { suffix: 'enriched', ownerId: principal.userId, snapshotsEnabled: source.snapshots_enabled });
       await this.datasetsRepo.setStatus(trx, datasetId, 'READ ONLY');
       const taskId = await this.tasks.create(trx, {
         datasetId: copyId,

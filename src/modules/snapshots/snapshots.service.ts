@@ -87,18 +87,7 @@ export class SnapshotsService {
       const snapshot = await this.repo.find(datasetId, snapshotId, trx);
       if (!snapshot) throw errors.snapshotNotFound();
       requireOperation('clone_snapshot', state.status, state.running);
-      const cloneId = await this.datasetsRepo.insert(
-        {
-          display_name: `${source.display_name} (cloned)`,
-          description: source.description,
-          owner_id: principal.userId,
-          status_new: 'INDEXING',
-          fatal_error_msg: null,
-          source_dataset_id: datasetId,
-          snapshots_enabled: true,
-        },
-        trx,
-      );
+      const cloneId = await this.datasetsRepo.insertDerived(trx, source, { suffix: 'cloned', ownerId: principal.userId, snapshotsEnabled: true });
       const taskId = await this.tasks.create(trx, {
         datasetId: cloneId,
         type: 'SNAPSHOT_CLONE',
