@@ -2,13 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { parquetReadObjects } from 'hyparquet';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportArchive, parquetRows } from '../support/exports.js';
+import { holdingLock } from '../support/locks.js';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { createDataset, photo, waitForDataset } from '../support/ingest.js';
 import { hasStatus, waitForTask } from '../support/tasks.js';
-import { readZip } from '../support/zip.js';
 
 let server: TestServer;
 let owner: TestUser;
@@ -159,19 +158,8 @@ describe('bad files get 400 and change nothing', () => {
 
 describe('while an import runs, and across snapshots', () => {
   it('blocks snapshot creation and another import (409) but not edits, which survive its commit', async () => {
-    const { db } = server.loupe.container.database;
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const holder = db.transaction().execute(async (trx) => {
-      await sql`lock table custom_metadata_rows in access exclusive mode`.execute(trx);
-      locked();
-      await released;
-    });
-    await isLocked;
-    let taskId: string;
-    try {
+    let taskId!: string;
+    await holdingLock(server, 'lock table custom_metadata_rows in access exclusive mode', async () => {
       const res = await upload('slow.csv', 'file_name,mood\ndog.jpg,happy');
       expect(res.status).toBe(202);
       taskId = res.body.task_id;
@@ -182,11 +170,8 @@ describe('while an import runs, and across snapshots', () => {
       });
       expect(await upload('again.csv', 'file_name,mood\ndog.jpg,sad')).toMatchObject({ status: 409, body: { detail: "Operation 'import_custom_metadata' is blocked while CUSTOM_METADATA task is running" } });
       expect((await server.api(owner.token, 'POST', url('/media/tags'), { tags: ['during-import'], media_ids: [ids.get('dog.jpg')] })).status).toBe(200);
-    } finally {
-      release();
-      await holder;
-    }
-    await waitForTask(server, owner, datasetId, taskId!, hasStatus('COMPLETED'), 'import done', 30_000);
+    });
+    await waitForTask(server, owner, datasetId, taskId, hasStatus('COMPLETED'), 'import done', 30_000);
     expect((await fieldsOf('dog.jpg')).mood).toBe('happy');
     expect((await server.api(owner.token, 'GET', url('/tags'))).body.tags).toContainEqual({ tag: 'during-import', count: 1 });
   });
@@ -210,17 +195,9 @@ describe('while an import runs, and across snapshots', () => {
 describe('exports carry tags, labels and fields as columns', () => {
   it('typed in Parquet', async () => {
     await server.api(owner.token, 'PUT', url('/media/label'), { label: 'dog', media_ids: [ids.get('dog.jpg')] });
-    const started = await server.api(owner.token, 'GET', url('/export_context_async?file_name=cm&export_format=parquet'));
-    expect(started.status, started.text).toBe(200);
-    const done = await waitFor(async () => {
-      const res = await server.api(owner.token, 'GET', url(`/export_status?export_task_id=${started.body.id}`));
-      if (res.body.status !== 'PENDING' && res.body.status !== 'COMPLETED') throw new Error(JSON.stringify(res.body));
-      return res.body.status === 'COMPLETED' ? res.body : undefined;
-    }, 20_000, 'export');
-    const zip = await readZip(Buffer.from(await (await fetch(done.download_uri)).arrayBuffer()));
-    const bytes = zip.get('metadata.parquet')!.bytes;
-    const rows = (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer })) as any[];
-    const dog = rows.find((r) => r.file_name === 'dog.jpg');
+    const zip = await exportArchive(server, owner, datasetId, 'file_name=cm&export_format=parquet');
+    const rows = await parquetRows(zip.get('metadata.parquet')!.bytes);
+    const dog = rows.find((r) => r.file_name === 'dog.jpg')!;
     expect(dog).toMatchObject({ label: 'dog', tags: ['during-import'], custom_weather: 'sunny', custom_score: 9, custom_outdoor: true, custom_parts: ['leg', 'tail'], custom_mood: 'happy' });
     expect(dog.custom_taken).toBeInstanceOf(Date);
     expect(rows.find((r) => r.file_name === 'kite.jpg')).toMatchObject({ custom_weather: null, custom_outdoor: true, label: null, tags: [] });

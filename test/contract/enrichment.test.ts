@@ -5,8 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDataset, form, photo, threeSceneClip, waitForDataset } from '../support/ingest.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../support/fake-openai.js';
-import { exportArchive } from '../support/exports.js';
-import { parquetReadObjects } from 'hyparquet';
+import { exportArchive, parquetRows } from '../support/exports.js';
 
 /**
  * Spec 4.4 through the API, with a "bring your own" captioner: an OpenAI-compatible endpoint (a small fake
@@ -170,8 +169,7 @@ describe('an enrichment with the endpoint captioner', () => {
 
   it('exports carry the captions, as a typed Parquet column; a video takes its first frame caption', async () => {
     const entries = await exportArchive(server, owner, copyId, 'file_name=enriched&export_format=parquet');
-    const bytes = entries.get('metadata.parquet')!.bytes;
-    const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer });
+    const rows = await parquetRows(entries.get('metadata.parquet')!.bytes);
     expect(rows).toHaveLength(7);
     for (const row of rows) expect(row).toMatchObject({ caption: expect.stringMatching(/zebracorn/), n_objects: 0, object_labels: [], objects: '[]' });
     const video = rows.find((r) => r.media_type === 'VIDEO')!;

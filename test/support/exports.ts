@@ -1,3 +1,4 @@
+import { parquetReadObjects } from 'hyparquet';
 import type { TestServer, TestUser } from './server.js';
 import { waitFor } from './server.js';
 import { type ZipEntry, readZip } from './zip.js';
@@ -13,4 +14,9 @@ export async function exportArchive(server: TestServer, user: TestUser, datasetI
   if (done.status !== 'COMPLETED') throw new Error(`export ended ${done.status}`);
   const res = await fetch(done.download_uri, { redirect: 'follow' });
   return readZip(Buffer.from(await res.arrayBuffer()));
+}
+
+/** The rows of a Parquet file held in memory. */
+export function parquetRows(bytes: Buffer): Promise<Array<Record<string, any>>> {
+  return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer });
 }
