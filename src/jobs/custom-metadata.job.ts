@@ -1,7 +1,7 @@
 import type { BlobStore } from '../adapters/blobs/blob-store.js';
 import type { TableFormat } from '../adapters/tables/table-rows.js';
 import { type FieldTypes, type KeyColumn, readRow, typeConflicts } from '../core/custom-fields.js';
-import { CustomMetadataRepo, type StagedRow } from '../modules/custom-metadata/custom-metadata.repo.js';
+import type { CustomMetadataRepo, StagedRow } from '../modules/custom-metadata/custom-metadata.repo.js';
 import type { ImportReportBody } from '../modules/custom-metadata/custom-metadata.service.js';
 import { metadataRows, readsText } from '../modules/custom-metadata/metadata-file.js';
 import type { AnnotationsRepo } from '../modules/annotations/annotations.repo.js';
@@ -27,8 +27,9 @@ const REJECTIONS_KEPT = 100;
 /**
  * CUSTOM_METADATA: the whole file streamed once into staging (each row checked against the types fixed at
  * the request; bad rows rejected with their reason), then, in the commit and under the dataset row lock, a
- * delta fork of the head as it is then, the fields merged set-based, the field types recorded on the version,
- * the head swapped and the report kept on the task. A failure changes nothing; a rerun starts over.
+ * delta fork of the head as it is then, the fields merged set-based into its annotations, the field types
+ * recorded on the version, the head swapped and the report kept on the task. A failure changes nothing; a
+ * rerun starts over.
  */
 export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
   return {
@@ -83,15 +84,8 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
             if (conflicts.length > 0) throw new Error(`Nothing changed: ${conflicts.join('; ')}`);
             const applied = await deps.customMetadata.match(trx, state.headVersionId, ctx.taskId, config.key);
             const sizes = await deps.annotations.counts(trx, ctx.datasetId);
-            // Half the dataset or more changes: one rewritten full copy; else a delta with only the matched rows.
-            const rewrite = applied.media * 2 >= sizes.n_images + sizes.n_videos;
-            let versionId: string;
-            if (rewrite) {
-              versionId = await deps.versions.forkRewritten(trx, ctx.datasetId, ctx.taskId, CustomMetadataRepo.matchedFields, { custom_fields: CustomMetadataRepo.mergeFields });
-            } else {
-              versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'delta');
-              await deps.customMetadata.applyFields(trx, versionId);
-            }
+            const versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'delta', 'written by the caller');
+            await deps.customMetadata.applyFields(trx, state.headVersionId, versionId);
             await deps.versions.setFieldTypes(trx, versionId, { ...headTypes, ...config.types });
             await deps.versions.swapHead(trx, ctx.datasetId, versionId, sizes, state.status);
             const report: ImportReportBody = {

@@ -33,9 +33,9 @@ export function labelPropagationJob(deps: LabelPropagationDeps): JobDefinition {
         async (trx) => {
           const state = await deps.datasets.operationState(trx, ctx.datasetId);
           if (!state?.headVersionId) throw new Error('The dataset has no version to label');
-          const versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'delta');
-          const plan = await deps.annotations.planPropagation(trx, versionId, level);
-          const labelled = await deps.annotations.propagate(trx, versionId, level);
+          const versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'delta', 'written by the caller');
+          const plan = await deps.annotations.planPropagation(trx, state.headVersionId, level);
+          const labelled = await deps.annotations.propagate(trx, state.headVersionId, versionId, level);
           const counts = await deps.annotations.counts(trx, ctx.datasetId);
           await deps.versions.swapHead(trx, ctx.datasetId, versionId, counts, state.status);
           return { ...plan, labelled };

@@ -95,11 +95,16 @@ describe('importing a CSV keyed by file_name', () => {
 });
 
 describe('re-importing', () => {
-  it('updates fields by media_id from JSON lines, keeping the others; a broken line is rejected with its reason', async () => {
-    const lines = [JSON.stringify({ media_id: ids.get('dog.jpg'), score: 9, weather: null }), '{not json', JSON.stringify({ media_id: ids.get('kite.jpg'), outdoor: true })];
+  it('updates fields by media_id from JSON lines, keeping the others (a media named twice takes the last row); a broken line is rejected with its reason', async () => {
+    const lines = [
+      JSON.stringify({ media_id: ids.get('dog.jpg'), score: 8, outdoor: false }),
+      JSON.stringify({ media_id: ids.get('dog.jpg'), score: 9, weather: null }),
+      '{not json',
+      JSON.stringify({ media_id: ids.get('kite.jpg'), outdoor: true }),
+    ];
     const result = await imported('more.jsonl', lines.join('\n'));
-    expect(result.report).toMatchObject({ rows: 3, matched: 2, unmatched: 0, rejected: 1, rejections: [{ line: 2, reason: 'the line is not valid JSON' }] });
-    expect(await fieldsOf('dog.jpg')).toMatchObject({ weather: 'sunny', score: 9 });
+    expect(result.report).toMatchObject({ rows: 4, matched: 3, unmatched: 0, rejected: 1, rejections: [{ line: 3, reason: 'the line is not valid JSON' }] });
+    expect(await fieldsOf('dog.jpg')).toMatchObject({ weather: 'sunny', score: 9, outdoor: true });
     expect(await fieldsOf('kite.jpg')).toEqual({ outdoor: true });
   });
 

@@ -110,16 +110,25 @@ export interface VersionMediaTable {
   duplicate_group: string | null;
   /** Written by an image captioner (enrichment). */
   caption: string | null;
-  tags: Generated<string[]>;
-  /** The media's class name. */
-  label: string | null;
-  /** Imported custom metadata: field name → value. */
-  custom_fields: Generated<Record<string, unknown>>;
   /** Detected objects (enrichment), each with its box, label, caption and object clusters; null when not enriched. */
   objects: ColumnType<StoredObject[] | null, string | null | undefined, string | null>;
   /** The caption's evidence, OCR text and faces an enrichment found. */
   enrichment: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
 }
+
+/** A media's annotations in a version: tags, label and imported fields, held only for annotated media. */
+export interface AnnotationRowsTable {
+  version_id: string;
+  media_id: string;
+  tags: Generated<string[]>;
+  /** The media's class name. */
+  label: string | null;
+  /** Imported custom metadata: field name → value. */
+  custom_fields: Generated<Record<string, unknown>>;
+}
+
+/** What readers see: the wide row with its annotations (defaults where it has none). */
+export type VersionMediaView = VersionMediaTable & Omit<AnnotationRowsTable, 'version_id' | 'media_id'>;
 
 /** One detected object as a version row keeps it; the box is in the media's own pixels. */
 export interface StoredObject {

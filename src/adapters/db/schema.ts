@@ -15,6 +15,8 @@ import type {
   UploadTransactionsTable,
   VersionIndexesTable,
   VersionMediaTable,
+  VersionMediaView,
+  AnnotationRowsTable,
   VersionsTable,
 } from './schema-media.js';
 
@@ -133,8 +135,16 @@ export interface Database {
   version_bases: { version_id: string; base_id: string };
   /** The rows a version holds itself; write here. */
   version_rows: VersionMediaTable;
-  /** A view: a version's own rows and those it inherits from its base; read here. */
-  version_media: VersionMediaTable;
+  /** A view: a version's own rows and those it inherits from its base, with their annotations; read here. */
+  version_media: VersionMediaView;
+  /** Annotated media's tags, labels and fields that a version holds itself; write here. */
+  annotation_rows: AnnotationRowsTable;
+  /** Versions inheriting the annotations of a sealed one. */
+  annotation_bases: { version_id: string; base_id: string };
+  /** A view: version_media's membership alone (no annotations joined). */
+  version_members: { version_id: string; media_id: string };
+  /** A view: a version's own annotation rows and those it inherits; read here. */
+  version_annotations: AnnotationRowsTable;
   media_embeddings: MediaEmbeddingsTable;
   version_indexes: VersionIndexesTable;
   similarity_anchors: SimilarityAnchorsTable;

@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../adapters/db/database.js';
+import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { ExploreFilters } from '../../core/vql.js';
 import { filtersSql } from '../explore/explore-filters.js';
+import { rewriteAnnotations } from '../versions/version-annotations.js';
 import { missingMedia, rewriteRows } from '../versions/versions.repo.js';
 
 /** Which media an edit applies to: listed ids, whole clusters (at any level), or what an Explore query matches. */
@@ -62,16 +63,20 @@ export class AnnotationsRepo {
     return rows[0]!.n;
   }
 
-  /** Applies the change to the picked rows that it changes; the others are not copied. Returns how many changed. */
-  async apply(trx: Db, versionId: string, pick: MediaPick, change: AnnotationChange): Promise<number> {
-    const source = this.picked(versionId, pick);
+  /**
+   * Applies the change, picked in `fromId`, to the media it changes, into `toId` (just forked from `fromId`:
+   * annotations written here, detected objects copied on write). Returns how many changed.
+   */
+  async apply(trx: Db, fromId: string, toId: string, pick: MediaPick, change: AnnotationChange): Promise<number> {
+    await setWorkMem(trx, '64MB');
+    const source = this.picked(fromId, pick);
     switch (change.kind) {
       case 'add_tags':
-        return rewriteRows(trx, versionId, source, { tags: sql`array(select distinct t from unnest(vm.tags || ${change.tags}::text[]) t order by t)` }, sql`not (vm.tags @> ${change.tags}::text[])`);
+        return rewriteAnnotations(trx, fromId, toId, source, { tags: sql`array(select distinct t from unnest(a.tags || ${change.tags}::text[]) t order by t)` }, sql`not (a.tags @> ${change.tags}::text[])`);
       case 'remove_tags':
-        return rewriteRows(trx, versionId, source, { tags: sql`array(select t from unnest(vm.tags) t where t <> all(${change.tags}::text[]) order by t)` }, sql`vm.tags && ${change.tags}::text[]`);
+        return rewriteAnnotations(trx, fromId, toId, source, { tags: sql`array(select t from unnest(a.tags) t where t <> all(${change.tags}::text[]) order by t)` }, sql`a.tags && ${change.tags}::text[]`);
       case 'set_label':
-        return rewriteRows(trx, versionId, source, { label: sql`${change.label}::text` }, sql`vm.label is distinct from ${change.label}::text`);
+        return rewriteAnnotations(trx, fromId, toId, source, { label: sql`${change.label}::text` }, sql`a.label is distinct from ${change.label}::text`);
       case 'set_object_label': {
         const ids = sql`${change.objectIds}::text[]`;
         const detected = sql`coalesce(o ->> 'detected_label', o ->> 'label')`;
@@ -83,7 +88,7 @@ export class AnnotationsRepo {
         const objects = sql`(select jsonb_agg(case when o ->> 'object_id' = any(${ids}) then ${relabelled} else o end order by n)
           from jsonb_array_elements(vm.objects) with ordinality as t(o, n))`;
         const differs = sql<boolean>`exists (select 1 from jsonb_array_elements(vm.objects) o where o ->> 'object_id' = any(${ids}) and o ->> 'label' is distinct from ${target})`;
-        return rewriteRows(trx, versionId, source, { objects }, differs);
+        return rewriteRows(trx, toId, source, { objects }, differs);
       }
     }
   }
@@ -131,6 +136,7 @@ export class AnnotationsRepo {
    */
   async planPropagation(trx: Db, versionId: string, level: number): Promise<{ clusters: number; media: number; ambiguous: number }> {
     const cluster = sql.ref(`vm.cluster_l${level}`);
+    await setWorkMem(trx, '64MB');
     await sql`drop table if exists propagation_winners`.execute(trx);
     await sql`create temp table propagation_winners on commit drop as
       with votes as (
@@ -148,11 +154,14 @@ export class AnnotationsRepo {
     return rows[0]!;
   }
 
-  /** Labels the unlabelled members of the decided clusters of planPropagation (same transaction). Returns how many. */
-  async propagate(trx: Db, versionId: string, level: number): Promise<number> {
+  /**
+   * Labels the unlabelled members of the decided clusters of planPropagation over `fromId` (same transaction)
+   * into `toId`, just forked from it. Returns how many.
+   */
+  async propagate(trx: Db, fromId: string, toId: string, level: number): Promise<number> {
     const cluster = sql.ref(`vm.cluster_l${level}`);
-    const source = sql`select vm.media_id from version_media vm join propagation_winners w on w.cluster_id = ${cluster} and w.decided
-      where vm.version_id = ${versionId}::uuid and vm.label is null`;
-    return rewriteRows(trx, versionId, source, { label: sql`(select w.label from propagation_winners w where w.cluster_id = ${cluster})` }, sql`vm.label is null`);
+    const source = sql`select vm.media_id, w.label from version_media vm join propagation_winners w on w.cluster_id = ${cluster} and w.decided
+      where vm.version_id = ${fromId}::uuid and vm.label is null`;
+    return rewriteAnnotations(trx, fromId, toId, source, { label: sql`p.label` }, sql`a.label is null`);
   }
 }

@@ -116,8 +116,9 @@ export class AnnotationsService {
         if (!state.headVersionId) throw errors.notIndexed(datasetId);
         await this.requireKnown(trx, state.headVersionId, pick);
         const matched = await this.repo.countPicked(trx, state.headVersionId, pick);
-        const versionId = await this.versions.fork(trx, datasetId, null, 'delta');
-        const changed = await this.repo.apply(trx, versionId, pick, change);
+        // Tags and labels are written with the carried annotations; an object's label is on the wide row.
+        const versionId = await this.versions.fork(trx, datasetId, null, 'delta', change.kind === 'set_object_label' ? 'carried' : 'written by the caller');
+        const changed = await this.repo.apply(trx, state.headVersionId, versionId, pick, change);
         if (changed === 0) throw new Unchanged(matched);
         await this.versions.swapHead(trx, datasetId, versionId, await this.repo.counts(trx, datasetId), state.status);
         return { matched, changed };

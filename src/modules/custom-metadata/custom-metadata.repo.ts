@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from '../../adapters/db/database.js';
+import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { KeyColumn } from '../../core/custom-fields.js';
-import { rewriteRows } from '../versions/versions.repo.js';
+import { rewriteAnnotations } from '../versions/version-annotations.js';
 
 export interface StagedRow {
   line: number;
@@ -31,36 +31,41 @@ export class CustomMetadataRepo {
    * and counts: rows staged, rows matched, media matched, the first keys that matched nothing.
    */
   async match(trx: Db, versionId: string, taskId: string, key: KeyColumn): Promise<{ staged: number; matched: number; media: number; unmatchedKeys: string[] }> {
+    await setWorkMem(trx, '256MB');
     const match =
       key === 'media_id'
-        ? sql`join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = s.key::uuid`
-        : sql`join media m on m.file_name = s.key join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id`;
+        ? sql`join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = s.key::uuid`
+        : sql`join media m on m.file_name = s.key join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id`;
     await sql`create temp table import_matches on commit drop as
       select s.line, vm.media_id, s.fields from custom_metadata_rows s ${match} where s.task_id = ${taskId}::uuid`.execute(trx);
-    await sql`create temp table import_fields on commit drop as
-      select distinct on (media_id) media_id, fields from import_matches order by media_id, line desc`.execute(trx);
-    await sql`create unique index on import_fields (media_id)`.execute(trx);
-    await sql`analyze import_fields`.execute(trx);
-    const { rows } = await sql<{ staged: number; matched: number; media: number }>`select
+    const { rows } = await sql<{ staged: number; matched: number; media: number; pairs: number }>`select
       (select count(*)::int from custom_metadata_rows where task_id = ${taskId}::uuid) as staged,
-      (select count(distinct line)::int from import_matches) as matched,
-      (select count(*)::int from import_fields) as media`.execute(trx);
-    const unmatched = await sql<{ key: string }>`select s.key from custom_metadata_rows s
-      where s.task_id = ${taskId}::uuid and not exists (select 1 from import_matches i where i.line = s.line) order by s.line limit 20`.execute(trx);
-    return { ...rows[0]!, unmatchedKeys: unmatched.rows.map((r) => r.key) };
+      (select count(*)::int from (select line from import_matches group by line) l) as matched,
+      (select count(*)::int from (select media_id from import_matches group by media_id) m) as media,
+      (select count(*)::int from import_matches) as pairs`.execute(trx);
+    const counts = rows[0]!;
+    if (counts.pairs === counts.media) {
+      // Each media named once (the usual file): the matches are the fields as they are, no sort.
+      await sql`alter table import_matches rename to import_fields`.execute(trx);
+    } else {
+      await sql`create temp table import_fields on commit drop as
+        select distinct on (media_id) media_id, fields from import_matches order by media_id, line desc`.execute(trx);
+    }
+    await sql`analyze import_fields`.execute(trx);
+    const unmatched =
+      counts.matched === counts.staged
+        ? []
+        : (
+            await sql<{ key: string }>`select s.key from custom_metadata_rows s where s.task_id = ${taskId}::uuid
+              and not exists (select 1 from ${sql.table(counts.pairs === counts.media ? 'import_fields' : 'import_matches')} i where i.line = s.line)
+              order by s.line limit 20`.execute(trx)
+          ).rows;
+    return { staged: counts.staged, matched: counts.matched, media: counts.media, unmatchedKeys: unmatched.map((r) => r.key) };
   }
 
-  /** The matched media and their fields (after match(), in its transaction). */
-  static readonly matchedFields = sql`select media_id, fields from import_fields`;
-
-  /** The merge of each matched media's fields, as a row change over `vm` and (in a rewritten fork) the joined `f`. */
-  static readonly mergeFields = sql`vm.custom_fields || coalesce(f.fields, '{}'::jsonb)`;
-
-  /** Merges import_fields into a (delta) version's rows: copy on write of the matched rows only. */
-  async applyFields(trx: Db, versionId: string): Promise<number> {
-    return rewriteRows(trx, versionId, sql`select media_id from import_fields`, {
-      custom_fields: sql`vm.custom_fields || (select f.fields from import_fields f where f.media_id = vm.media_id)`,
-    });
+  /** Merges import_fields (after match(), in its transaction) into the annotations of `toId`, just forked from `fromId`. */
+  async applyFields(trx: Db, fromId: string, toId: string): Promise<number> {
+    return rewriteAnnotations(trx, fromId, toId, sql`select media_id, fields from import_fields`, { custom_fields: sql`a.custom_fields || p.fields` });
   }
 
   /** Keeps the import's report on its task row (config.report), in the commit's transaction. */

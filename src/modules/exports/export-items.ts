@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../adapters/db/database.js';
+import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { StoredObject } from '../../adapters/db/schema.js';
 import type { FieldType } from '../../core/custom-fields.js';
 
@@ -103,8 +103,7 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
 export async function forEachItemPage(db: Db, query: RawBuilder<ExportItem>, pageSize: number, onPage: (rows: ExportItem[]) => Promise<void>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`set transaction read only`.execute(trx);
-    // The archive-order sort of a large export fits in memory instead of spilling to disk.
-    await sql`set local work_mem = '64MB'`.execute(trx);
+    await setWorkMem(trx, '64MB');
     await sql`declare export_items no scroll cursor for ${query}`.execute(trx);
     for (;;) {
       const { rows } = await sql<ExportItem>`fetch forward ${sql.raw(String(pageSize))} from export_items`.execute(trx);

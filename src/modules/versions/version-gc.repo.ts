@@ -8,7 +8,7 @@ export interface VersionSweepResult {
 }
 
 /**
- * Reclaims versions nothing references: not a dataset's head, not another version's base, not held by a
+ * Reclaims versions nothing references: not a dataset's head, not another version's base (of rows or annotations), not held by a
  * snapshot (a soft-deleted one holds it until purged), not the working or source version of an active task
  * or a running export. Media no version or upload uses any more go with them, their blobs to the blob queue.
  */
@@ -24,6 +24,7 @@ export class VersionGcRepo {
           and not exists (select 1 from datasets d where d.head_version_id = v.id)
           and not exists (select 1 from snapshots s where s.version_id = v.id)
           and not exists (select 1 from versions c where c.base_id = v.id)
+          and not exists (select 1 from annotation_bases a where a.base_id = v.id)
           and not exists (select 1 from tasks t where t.status in ('INITIALIZING', 'RUNNING')
             and (t.id = v.task_id or t.config ->> 'version_id' = v.id::text))
           and not exists (select 1 from exports e where e.version_id = v.id and e.status in ('PENDING', 'RUNNING'))
@@ -40,6 +41,7 @@ export class VersionGcRepo {
         on conflict (hash) do update set queued_at = now()`.execute(trx);
       // version_rows has no foreign key (its triggers doubled the cost of every copy on write): rows go first.
       await trx.deleteFrom('version_rows').where('version_id', 'in', ids).execute();
+      await trx.deleteFrom('annotation_rows').where('version_id', 'in', ids).execute();
       await trx.deleteFrom('versions').where('id', 'in', ids).execute();
       const media = await deleteUnreferencedMedia(trx, 'gc_media');
       return { snapshotsPurged: Number(purged.numDeletedRows), versionsDeleted: ids.length, mediaDeleted: media };

@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../adapters/db/database.js';
+import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import type { DatasetStatus } from '../../core/dataset-status.js';
+import { carryAnnotations } from './version-annotations.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
 export const ROW_COLUMNS = [
@@ -17,16 +18,13 @@ export const ROW_COLUMNS = [
   'is_outlier',
   'duplicate_group',
   'caption',
-  'tags',
-  'label',
-  'custom_fields',
   'objects',
   'enrichment',
 ] as const;
 const ROW_STATE = sql.raw(ROW_COLUMNS.join(', '));
 
-/** The annotation columns an edit may rewrite, each as an expression over the current row `vm`. */
-export type RowChanges = Partial<Record<'tags' | 'label' | 'custom_fields' | 'objects', RawBuilder<unknown>>>;
+/** The wide columns an edit may rewrite (detected objects' labels), each as an expression over the current row `vm`; tags, labels and fields are annotations (version-annotations.ts). */
+export type RowChanges = Partial<Record<'objects', RawBuilder<unknown>>>;
 
 /**
  * Copy on write and change in one statement: the version's rows of the media `picked` selects (a query of
@@ -65,6 +63,7 @@ export async function rewriteRows(
 
 /** Of `ids`, those that are not media of the version (index probes into its own rows and its base's). */
 export async function missingMedia(db: Db, versionId: string, ids: string[], limit = 100): Promise<string[]> {
+  await setWorkMem(db, '64MB');
   const { rows } = await sql<{ id: string }>`select distinct id from unnest(${ids}::uuid[]) id
     where not exists (select 1 from version_rows r where r.version_id = ${versionId}::uuid and r.media_id = id)
       and not exists (select 1 from version_bases vb join version_rows b on b.version_id = vb.base_id and b.media_id = id where vb.version_id = ${versionId}::uuid)
@@ -109,9 +108,10 @@ export class VersionsRepo {
    * A new unsealed version holding everything the current head holds. `full` copies every row (a change
    * that rewrites them all: an index); `delta` copies none: the new version inherits the rows of the
    * head's base (the head itself, sealed for that, when it has none) and copies only the head's own
-   * rows, so its cost is what changed since the base, not the dataset's size.
+   * rows, so its cost is what changed since the base, not the dataset's size. Annotations are carried the
+   * same way, unless `annotations` is 'written by the caller' (rewriteAnnotations does both).
    */
-  async fork(trx: Db, datasetId: string, taskId: string | null = null, kind: ForkKind = 'full'): Promise<string> {
+  async fork(trx: Db, datasetId: string, taskId: string | null = null, kind: ForkKind = 'full', annotations: 'carried' | 'written by the caller' = 'carried'): Promise<string> {
     const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
     const headId = head.head_version_id;
     const headRow = headId ? await trx.selectFrom('versions').select(['base_id', 'field_types']).where('id', '=', headId).executeTakeFirstOrThrow() : null;
@@ -136,6 +136,12 @@ export class VersionsRepo {
       await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${id}::uuid, ${ROW_STATE}
         from ${source} where version_id = ${headId}::uuid`.execute(trx);
     }
+    if (headId) {
+      // The head's ANN index serves the fork until a change rewrites it (an index, a batch attached to it).
+      await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, params)
+        select ${id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, params from version_indexes where version_id = ${headId}::uuid`.execute(trx);
+      if (annotations === 'carried') await carryAnnotations(trx, headId, id);
+    }
     return id;
   }
 
@@ -153,28 +159,6 @@ export class VersionsRepo {
       (select count(*)::int from version_rows where version_id = ${headId}::uuid) as own,
       (select count(*)::int from version_rows where version_id = ${baseId}::uuid) as base`.execute(trx);
     return all[0]!.own * 2 >= all[0]!.base;
-  }
-
-  /**
-   * A full fork whose copy applies `changes` (expressions over the head's row `vm` and the joined `f`, null
-   * where `source` has no row for the media) in the same pass: for a change to most of a dataset, one
-   * sequential copy instead of a delta plus a probe and an upsert per row, and the forks after it copy nothing.
-   */
-  async forkRewritten(trx: Db, datasetId: string, taskId: string | null, source: RawBuilder<unknown>, changes: RowChanges): Promise<string> {
-    const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
-    const headId = head.head_version_id;
-    if (!headId) throw new Error(`dataset ${datasetId} has no head to fork`);
-    const { field_types } = await trx.selectFrom('versions').select('field_types').where('id', '=', headId).executeTakeFirstOrThrow();
-    const { id } = await trx
-      .insertInto('versions')
-      .values({ dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: null, field_types: JSON.stringify(field_types) as never })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const values = ROW_COLUMNS.map((c) => (c in changes ? sql`${changes[c as keyof RowChanges]!}` : sql.ref(`vm.${c}`)));
-    await sql`insert into version_rows (version_id, ${ROW_STATE})
-      select ${id}::uuid, ${sql.join(values)} from version_media vm left join (${source}) f on f.media_id = vm.media_id
-      where vm.version_id = ${headId}::uuid`.execute(trx);
-    return id;
   }
 
   /** Adds the media an upload transaction produced, with the frames of its videos. */

@@ -1,0 +1,102 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedIndexedDataset } from '../../bench/lib/seed-media.js';
+import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
+import { createDataset, form, photo, waitForDataset } from '../support/ingest.js';
+
+let server: TestServer;
+let owner: TestUser;
+
+const db = () => server.loupe.container.database.db;
+const headOf = async (id: string) => (await db().selectFrom('datasets').select('head_version_id').where('id', '=', id).executeTakeFirstOrThrow()).head_version_id!;
+/** How a version keeps its annotations: the rows it holds itself and the version it inherits the rest from. */
+const layout = async (versionId: string) => {
+  const { rows } = await sql<{ own: number; base: string | null; sealed: boolean }>`select
+    (select count(*)::int from annotation_rows where version_id = ${versionId}::uuid) as own,
+    (select base_id from annotation_bases where version_id = ${versionId}::uuid) as base,
+    (select sealed from versions where id = ${versionId}::uuid) as sealed`.execute(db());
+  return rows[0]!;
+};
+const versionExists = async (versionId: string) => (await sql`select 1 from versions where id = ${versionId}::uuid`.execute(db())).rows.length > 0;
+const tag = async (datasetId: string, tags: string[], mediaIds: string[]) => {
+  const res = await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/media/tags`, { tags, media_ids: mediaIds });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+const tagList = async (datasetId: string) => (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/tags`)).body.tags;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { VERSION_GC_GRACE_SECONDS: '0' } });
+  owner = await server.createUser();
+}, 60_000);
+afterAll(() => server?.close());
+
+describe('annotations are copied on write apart from the version rows', () => {
+  it('an edit holds only the media it changes, inherits the rest, and a reindex carries them without copying', async () => {
+    const { datasetId } = await createDataset(server, owner, 'layers', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg')]]);
+    const ids = new Map<string, string>();
+    for (const m of (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media?limit=10`)).body.media) ids.set(m.file_name, m.media_id);
+
+    await tag(datasetId, ['a'], [ids.get('dog.jpg')!]);
+    const first = await headOf(datasetId);
+    expect(await layout(first)).toEqual({ own: 1, base: null, sealed: false });
+
+    await tag(datasetId, ['b'], [ids.get('horses.jpg')!]);
+    const second = await headOf(datasetId);
+    // The first edit's version became the base (sealed); the second holds horses.jpg only.
+    expect(await layout(second)).toEqual({ own: 1, base: first, sealed: false });
+    expect((await layout(first)).sealed).toBe(true);
+    expect(await tagList(datasetId)).toEqual([
+      { tag: 'a', count: 1 },
+      { tag: 'b', count: 1 },
+    ]);
+    // An edit's version keeps the ANN index: similarity search works after it.
+    const similar = await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?anchor_media_id=${ids.get('dog.jpg')}&anchor_type=MEDIA`);
+    expect(similar.status, similar.text).toBe(200);
+
+    // A media batch (a delta of version rows) and a reindex (a full copy of them) each carry the annotations.
+    expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/add_media`, form([photo('kite.jpg')]))).status).toBe(202);
+    await waitForDataset(server, owner, datasetId, ['PARTIAL INDEX']);
+    const added = await headOf(datasetId);
+    expect(await layout(added)).toEqual({ own: 1, base: first, sealed: false });
+    expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/reindex`)).status).toBe(202);
+    await waitForDataset(server, owner, datasetId, ['READY']);
+    const reindexed = await headOf(datasetId);
+    expect(await layout(reindexed)).toEqual({ own: 1, base: first, sealed: false });
+    expect(await tagList(datasetId)).toEqual([
+      { tag: 'a', count: 1 },
+      { tag: 'b', count: 1 },
+    ]);
+    const dog = await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media/${ids.get('dog.jpg')}`);
+    expect(dog.body.tags).toEqual(['a']);
+
+    // The versions between are held by nothing and go; the first edit's stays while it is a base.
+    await waitFor(async () => (!(await versionExists(second)) && !(await versionExists(added)) ? true : undefined), 10_000, 'versions between swept');
+    expect(await versionExists(first)).toBe(true);
+    expect((await sql<{ n: number }>`select count(*)::int as n from annotation_rows where version_id = ${second}::uuid`.execute(db())).rows[0]!.n).toBe(0);
+  }, 120_000);
+
+  it('a change that would hold as many rows as its base is written whole, and the next edit inherits it', async () => {
+    const datasetId = await seedIndexedDataset(server.loupe, owner.user_id, 'many', 60_000);
+    const { rows } = await sql<{ media_id: string }>`select vm.media_id from version_media vm join datasets d on d.head_version_id = vm.version_id
+      where d.id = ${datasetId}::uuid order by vm.ordinal`.execute(db());
+    const all = rows.map((r) => r.media_id);
+
+    expect(await tag(datasetId, ['x'], all)).toEqual({ matched: 60_000, changed: 60_000 });
+    const first = await headOf(datasetId);
+    expect(await layout(first)).toMatchObject({ own: 60_000, base: null });
+
+    // 60,000 changed rows over a 60,000-row base: a delta would own all of it, so the version is whole.
+    expect(await tag(datasetId, ['y'], all.slice(0, 59_000))).toEqual({ matched: 59_000, changed: 59_000 });
+    const second = await headOf(datasetId);
+    expect(await layout(second)).toMatchObject({ own: 60_000, base: null });
+
+    expect(await tag(datasetId, ['z'], all.slice(0, 10))).toEqual({ matched: 10, changed: 10 });
+    expect(await layout(await headOf(datasetId))).toMatchObject({ own: 10, base: second });
+    expect(await tagList(datasetId)).toEqual([
+      { tag: 'x', count: 60_000 },
+      { tag: 'y', count: 59_000 },
+      { tag: 'z', count: 10 },
+    ]);
+  }, 120_000);
+});
