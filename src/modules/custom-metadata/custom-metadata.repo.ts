@@ -1,28 +1,71 @@
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { sql } from 'kysely';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Db } from '../../adapters/db/database.js';
 import type { KeyColumn } from '../../core/custom-fields.js';
 import { rewriteRows } from '../versions/versions.repo.js';
 
+/** A row to stage: the line it starts on, its key, its fields as a JSON object's text. */
 export interface StagedRow {
   line: number;
   key: string;
-  fields: Record<string, unknown>;
+  fields: string;
 }
+
+/** Text gathered before it goes to the database as one write. */
+const WRITE_CHARS = 256 * 1024;
 
 /** An import's staging rows and their set-based application to a version. */
 export class CustomMetadataRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly pool: pg.Pool,
+  ) {}
 
   async clear(taskId: string, db: Db = this.db): Promise<void> {
     await db.deleteFrom('custom_metadata_rows').where('task_id', '=', taskId).execute();
   }
 
-  /** One statement per batch: the rows travel as one JSON parameter. */
-  async stage(taskId: string, rows: StagedRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await sql`insert into custom_metadata_rows (task_id, line, key, fields)
-      select ${taskId}::uuid, r.line, r.key, r.fields from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(line int, key text, fields jsonb)
-      on conflict (task_id, line) do nothing`.execute(this.db);
+  /**
+   * Opens one COPY into the staging table for a task's rows: add() them, await write() when it says to (the
+   * database then holds all but the last write or two), end() to keep them or abort() to keep none.
+   */
+  async stager(taskId: string): Promise<Stager> {
+    const client = await this.pool.connect();
+    const copy = client.query(copyFrom('copy custom_metadata_rows (task_id, line, key, fields) from stdin'));
+    let failed: Error | null = null;
+    copy.on('error', (err: Error) => (failed ??= err));
+    let text = '';
+    const write = async () => {
+      if (failed) throw failed;
+      if (text === '') return;
+      const chunk = text;
+      text = '';
+      if (!copy.write(chunk)) await once(copy, 'drain');
+    };
+    return {
+      add(row) {
+        text += `${taskId}\t${row.line}\t${copyText(row.key)}\t${copyText(row.fields)}\n`;
+        return text.length >= WRITE_CHARS;
+      },
+      write,
+      async end() {
+        try {
+          await write();
+          copy.end();
+          await finished(copy);
+        } finally {
+          client.release(failed ?? undefined);
+        }
+      },
+      async abort() {
+        copy.destroy(new Error('the import stopped'));
+        await finished(copy).catch(() => {});
+        client.release(true);
+      },
+    };
   }
 
   /**
@@ -78,3 +121,15 @@ export class CustomMetadataRepo {
       .executeTakeFirst();
   }
 }
+
+export interface Stager {
+  /** Adds a row; true when enough is gathered to write. */
+  add(row: StagedRow): boolean;
+  write(): Promise<void>;
+  end(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** COPY's text format: backslash, tab and line breaks escaped. */
+const copyText = (value: string) => (/[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : value);
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };

@@ -8,7 +8,10 @@ import {
   readJsonLines,
   readParquetRows,
 } from '../../adapters/tables/table-rows.js';
-import { type FieldPlan, type FieldTypes, SAMPLE_ROWS, planFields } from '../../core/custom-fields.js';
+import { csvRecords } from '../../adapters/tables/csv-records.js';
+import { textRowReader } from '../../core/custom-field-text.js';
+import { type FieldPlan, type FieldTypes, type KeyColumn, SAMPLE_ROWS, planFields, readRow } from '../../core/custom-fields.js';
+import type { StagedRow } from './custom-metadata.repo.js';
 
 /** An uploaded metadata file: where it is stored and how it reads. */
 export interface MetadataFile {
@@ -66,4 +69,50 @@ export async function planFile(blobs: BlobStore, file: MetadataFile, existing: F
   const header = columns ?? [...seen];
   if (header.length === 0) return { ok: false, problem: 'the file has no columns (is it empty?)' };
   return planFields(header, sample, readsText(file.format), existing);
+}
+
+/** A row checked against the plan: ready to stage, or rejected with its reason. */
+export type CheckedRow = StagedRow | { line: number; reason: string };
+
+/** JSON lines and Parquet rows come one by one: gathered this many to a batch. */
+const BATCH = 1_000;
+
+/** The file's rows checked and typed against the request's plan, a batch at a time (CSV: one per chunk read). */
+export async function* checkedRows(blobs: BlobStore, file: MetadataFile, plan: { key: KeyColumn; types: FieldTypes }, onBytes: (n: number) => void): AsyncGenerator<CheckedRow[]> {
+  if (file.format !== 'csv') {
+    let batch: CheckedRow[] = [];
+    for await (const row of metadataRows(blobs, file, () => {}, onBytes)) {
+      if ('error' in row) batch.push({ line: row.line, reason: row.error });
+      else {
+        const read = readRow(row.values, plan.key, plan.types, false);
+        batch.push(read.ok ? { line: row.line, key: read.key, fields: JSON.stringify(read.fields) } : { line: row.line, reason: read.reason });
+      }
+      if (batch.length >= BATCH) {
+        yield batch;
+        batch = [];
+      }
+    }
+    yield batch;
+    return;
+  }
+  const stream = await blobs.open(file.blobHash);
+  let read: ReturnType<typeof textRowReader> = () => ({ ok: false, reason: 'the file has no header' });
+  try {
+    for await (const records of csvRecords(counted(stream, onBytes), (columns) => (read = textRowReader(columns, plan.key, plan.types)))) {
+      yield records.map((record): CheckedRow => {
+        if ('error' in record) return { line: record.line, reason: record.error };
+        const row = read(record.cells);
+        return row.ok ? { line: record.line, key: row.key, fields: row.fields } : { line: record.line, reason: row.reason };
+      });
+    }
+  } finally {
+    stream.destroy();
+  }
+}
+
+async function* counted(body: AsyncIterable<Buffer>, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
+  for await (const chunk of body) {
+    onBytes(chunk.length);
+    yield chunk;
+  }
 }
