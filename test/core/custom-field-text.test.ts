@@ -5,7 +5,7 @@ import { type FieldTypes, type KeyColumn, readRow } from '../../src/core/custom-
 const CELLS = [
   '', '  ', 'rain', ' rain ', 'say "hi"\n', 'x'.repeat(10_001), '3.5', ' 7 ', '-2e3', '1e400', '.5', '1,5', 'true', 'false', ' true', 'yes',
   '2024-05-01', '2024-05-01T10:00:00Z', ' 2024-05-01T12:00:00+02:00 ', '2024-13-01', '2024-02-30T00:00:00Z', '["a","b"]', ' [ "a" ] ', '[]', '[1]',
-  'null', '{"a":1}', '[', JSON.stringify(Array.from({ length: 1_001 }, () => 'a')), 'naïve \\ tab\t',
+  'null', '{"a":1}', '[', '[""]', '["a", "b"]', '["a\\"b"]', '["é"]', JSON.stringify(Array.from({ length: 1_000 }, () => 'a')), JSON.stringify(Array.from({ length: 1_001 }, () => 'a')), 'naïve \\ tab\t',
 ];
 
 /** readRow as the job used it: the row's fields object as JSON text. */

@@ -34,7 +34,7 @@ export class CustomMetadataRepo {
    */
   async stager(taskId: string): Promise<Stager> {
     const client = await this.pool.connect();
-    const copy = client.query(copyFrom('copy custom_metadata_rows (task_id, line, key, fields) from stdin'));
+    const copy = client.query(copyFrom('copy custom_metadata_rows (task_id, line, key, fields) from stdin', { highWaterMark: Number(process.env.HWM ?? 16384) }));
     let failed: Error | null = null;
     copy.on('error', (err: Error) => (failed ??= err));
     let text = '';
