@@ -34,7 +34,7 @@ export class CustomMetadataRepo {
    */
   async stager(taskId: string): Promise<Stager> {
     const client = await this.pool.connect();
-    const copy = client.query(copyFrom('copy custom_metadata_rows (task_id, line, key, fields) from stdin', { highWaterMark: Number(process.env.HWM ?? 16384) }));
+    const copy = client.query(copyFrom('copy custom_metadata_rows (task_id, line, key, fields) from stdin'));
     let failed: Error | null = null;
     copy.on('error', (err: Error) => (failed ??= err));
     let text = '';
@@ -61,8 +61,11 @@ export class CustomMetadataRepo {
         }
       },
       async abort() {
-        copy.destroy(new Error('the import stopped'));
-        await finished(copy).catch(() => {});
+        // A COPY that failed has ended on its own; any other is cancelled (CopyFail) before its client goes.
+        if (!failed) {
+          copy.destroy(new Error('the import stopped'));
+          await finished(copy).catch(() => {});
+        }
         client.release(true);
       },
     };
