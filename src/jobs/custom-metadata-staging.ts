@@ -3,7 +3,7 @@ import type { TableFormat } from '../adapters/tables/table-rows.js';
 import type { FieldTypes, KeyColumn } from '../core/custom-fields.js';
 import type { CustomMetadataRepo } from '../modules/custom-metadata/custom-metadata.repo.js';
 import type { ImportReportBody } from '../modules/custom-metadata/custom-metadata.service.js';
-import { checkedRows } from '../modules/custom-metadata/metadata-file.js';
+import { type CheckedRows, checkRows } from '../modules/custom-metadata/metadata-file.js';
 import type { TaskContext } from './registry.js';
 
 /** What the request fixed: the stored file and the plan it was checked against. */
@@ -23,20 +23,27 @@ export async function stageFile(deps: { blobs: BlobStore; customMetadata: Custom
   let bytes = 0;
   let reported = -1;
   const stager = await deps.customMetadata.stager(ctx.taskId);
-  try {
-    for await (const batch of checkedRows(deps.blobs, file, config, (n) => (bytes += n))) {
-      for (const row of batch) {
-        counts.rows += 1;
-        if ('reason' in row) {
-          counts.rejected += 1;
-          if (rejections.length < REJECTIONS_KEPT) rejections.push({ line: row.line, reason: row.reason });
-        } else if (stager.add(row)) await stager.write();
-      }
+  const to: CheckedRows = {
+    stage(line, key, fields) {
+      counts.rows += 1;
+      stager.add(line, key, fields);
+    },
+    reject(line, reason) {
+      counts.rows += 1;
+      counts.rejected += 1;
+      if (rejections.length < REJECTIONS_KEPT) rejections.push({ line, reason });
+    },
+    async batchDone() {
+      await stager.flush();
       ctx.signal.throwIfAborted();
       const pct = config.format === 'parquet' ? 50 : Math.floor(5 + (80 * bytes) / Math.max(1, config.size));
       if (pct > reported) await ctx.progress(pct, `Read ${counts.rows} row(s), ${counts.rejected} rejected`);
       reported = Math.max(reported, pct);
-    }
+    },
+  };
+  try {
+    await checkRows(deps.blobs, file, config, to, (n) => (bytes += n));
+    await to.batchDone();
   } catch (err) {
     await stager.abort();
     throw err;

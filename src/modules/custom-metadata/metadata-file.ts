@@ -11,7 +11,6 @@ import {
 import { csvRecords } from '../../adapters/tables/csv-records.js';
 import { textRowReader } from '../../core/custom-field-text.js';
 import { type FieldPlan, type FieldTypes, type KeyColumn, SAMPLE_ROWS, planFields, readRow } from '../../core/custom-fields.js';
-import type { StagedRow } from './custom-metadata.repo.js';
 
 /** An uploaded metadata file: where it is stored and how it reads. */
 export interface MetadataFile {
@@ -71,39 +70,44 @@ export async function planFile(blobs: BlobStore, file: MetadataFile, existing: F
   return planFields(header, sample, readsText(file.format), existing);
 }
 
-/** A row checked against the plan: ready to stage, or rejected with its reason. */
-export type CheckedRow = StagedRow | { line: number; reason: string };
+/** Where checked rows go, one by one, as they are read; `batchDone` is awaited between batches (to wait for the database). */
+export interface CheckedRows {
+  stage(line: number, key: string, fields: string): void;
+  reject(line: number, reason: string): void;
+  batchDone(): Promise<void>;
+}
 
-/** JSON lines and Parquet rows come one by one: gathered this many to a batch. */
+/** JSON lines and Parquet rows come one by one: a batch is this many. */
 const BATCH = 1_000;
 
-/** The file's rows checked and typed against the request's plan, a batch at a time (CSV: one per chunk read). */
-export async function* checkedRows(blobs: BlobStore, file: MetadataFile, plan: { key: KeyColumn; types: FieldTypes }, onBytes: (n: number) => void): AsyncGenerator<CheckedRow[]> {
+/** Reads the file's rows, checks and types them against the request's plan and hands them to `to` (CSV: a batch per chunk read). */
+export async function checkRows(blobs: BlobStore, file: MetadataFile, plan: { key: KeyColumn; types: FieldTypes }, to: CheckedRows, onBytes: (n: number) => void): Promise<void> {
   if (file.format !== 'csv') {
-    let batch: CheckedRow[] = [];
+    let batch = 0;
     for await (const row of metadataRows(blobs, file, () => {}, onBytes)) {
-      if ('error' in row) batch.push({ line: row.line, reason: row.error });
+      if ('error' in row) to.reject(row.line, row.error);
       else {
         const read = readRow(row.values, plan.key, plan.types, false);
-        batch.push(read.ok ? { line: row.line, key: read.key, fields: JSON.stringify(read.fields) } : { line: row.line, reason: read.reason });
+        if (read.ok) to.stage(row.line, read.key, JSON.stringify(read.fields));
+        else to.reject(row.line, read.reason);
       }
-      if (batch.length >= BATCH) {
-        yield batch;
-        batch = [];
-      }
+      if (++batch % BATCH === 0) await to.batchDone();
     }
-    yield batch;
     return;
   }
   const stream = await blobs.open(file.blobHash);
   let read: ReturnType<typeof textRowReader> = () => ({ ok: false, reason: 'the file has no header' });
   try {
     for await (const records of csvRecords(counted(stream, onBytes), (columns) => (read = textRowReader(columns, plan.key, plan.types)))) {
-      yield records.map((record): CheckedRow => {
-        if ('error' in record) return { line: record.line, reason: record.error };
-        const row = read(record.cells);
-        return row.ok ? { line: record.line, key: row.key, fields: row.fields } : { line: record.line, reason: row.reason };
-      });
+      for (const record of records) {
+        if ('error' in record) to.reject(record.line, record.error);
+        else {
+          const row = read(record.cells);
+          if (row.ok) to.stage(record.line, row.key, row.fields);
+          else to.reject(record.line, row.reason);
+        }
+      }
+      await to.batchDone();
     }
   } finally {
     stream.destroy();
