@@ -14,7 +14,8 @@ const REJECTIONS_KEPT = 100;
 /**
  * The streaming phase of CUSTOM_METADATA: the whole file read once, each row checked against the types fixed at
  * the request, the good rows copied into staging as they are read (the reader waits for the database, so memory
- * stays flat), the bad ones counted and the first kept with their reasons. All rows are staged or none.
+ * stays flat), the bad ones counted and the first kept with their reasons. On failure the COPYs are cancelled;
+ * rows one of them may have kept are cleared by the job.
  */
 export async function stageFile(deps: { blobs: BlobStore; customMetadata: CustomMetadataRepo }, ctx: TaskContext, config: ImportConfig) {
   const file = { blobHash: config.blob_hash, format: config.format, size: config.size };
@@ -22,6 +23,7 @@ export async function stageFile(deps: { blobs: BlobStore; customMetadata: Custom
   const rejections: ImportReportBody['rejections'] = [];
   let bytes = 0;
   let reported = -1;
+  let reporting = Promise.resolve();
   const stager = await deps.customMetadata.stager(ctx.taskId);
   const to: CheckedRows = {
     stage(line, key, fields) {
@@ -37,13 +39,18 @@ export async function stageFile(deps: { blobs: BlobStore; customMetadata: Custom
       await stager.flush();
       ctx.signal.throwIfAborted();
       const pct = config.format === 'parquet' ? 50 : Math.floor(5 + (80 * bytes) / Math.max(1, config.size));
-      if (pct > reported) await ctx.progress(pct, `Read ${counts.rows} row(s), ${counts.rejected} rejected`);
-      reported = Math.max(reported, pct);
+      if (pct <= reported) return;
+      // One report at a time, each awaited by the next (or the end): reading goes on while it is written.
+      await reporting;
+      reported = pct;
+      reporting = ctx.progress(pct, `Read ${counts.rows} row(s), ${counts.rejected} rejected`);
+      reporting.catch(() => {});
     },
   };
   try {
     await checkRows(deps.blobs, file, config, to, (n) => (bytes += n));
     await to.batchDone();
+    await reporting;
   } catch (err) {
     await stager.abort();
     throw err;
