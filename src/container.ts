@@ -157,7 +157,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const versionsRepo = new VersionsRepo(db);
   const annotationsRepo = new AnnotationsRepo(db);
   const annotations = new AnnotationsService(db, annotationsRepo, datasets, datasetsRepo, tasksRepo, versionsRepo);
-  const customMetadataRepo = new CustomMetadataRepo(db);
+  const customMetadataRepo = new CustomMetadataRepo(db, database.pool);
   const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, datasetsRepo, tasksRepo, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
   const jobDeps: JobDeps = {
     enrichment: enrichmentRepo,

@@ -1,13 +1,12 @@
 import type { BlobStore } from '../adapters/blobs/blob-store.js';
-import type { TableFormat } from '../adapters/tables/table-rows.js';
-import { type FieldTypes, type KeyColumn, readRow, typeConflicts } from '../core/custom-fields.js';
-import type { CustomMetadataRepo, StagedRow } from '../modules/custom-metadata/custom-metadata.repo.js';
+import { typeConflicts } from '../core/custom-fields.js';
+import type { CustomMetadataRepo } from '../modules/custom-metadata/custom-metadata.repo.js';
 import type { ImportReportBody } from '../modules/custom-metadata/custom-metadata.service.js';
-import { metadataRows, readsText } from '../modules/custom-metadata/metadata-file.js';
 import type { AnnotationsRepo } from '../modules/annotations/annotations.repo.js';
 import type { DatasetsRepo } from '../modules/datasets/datasets.repo.js';
 import type { BlobGcRepo } from '../modules/media/blob-gc.repo.js';
 import type { VersionsRepo } from '../modules/versions/versions.repo.js';
+import { type ImportConfig, stageFile } from './custom-metadata-staging.js';
 import type { JobDefinition } from './registry.js';
 
 export interface CustomMetadataDeps {
@@ -18,11 +17,6 @@ export interface CustomMetadataDeps {
   datasets: DatasetsRepo;
   versions: VersionsRepo;
 }
-
-/** Rows staged per statement. */
-const BATCH = 5_000;
-
-const REJECTIONS_KEPT = 100;
 
 /**
  * CUSTOM_METADATA: the whole file streamed once into staging (each row checked against the types fixed at
@@ -35,43 +29,10 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
   return {
     type: 'CUSTOM_METADATA',
     async handler(ctx) {
-      const config = ctx.config as { blob_hash: string; format: TableFormat; size: number; key: KeyColumn; types: FieldTypes };
-      const file = { blobHash: config.blob_hash, format: config.format, size: config.size };
-      const fromText = readsText(config.format);
+      const config = ctx.config as ImportConfig;
       await deps.customMetadata.clear(ctx.taskId);
-      const counts = { rows: 0, rejected: 0 };
-      const rejections: ImportReportBody['rejections'] = [];
-      const reject = (line: number, reason: string) => {
-        counts.rejected += 1;
-        if (rejections.length < REJECTIONS_KEPT) rejections.push({ line, reason });
-      };
-      let bytes = 0;
-      let batch: StagedRow[] = [];
-      let reported = -1;
-      // One batch is written while the next is read: parsing and the database work side by side.
-      let writing: Promise<void> = Promise.resolve();
-      const flush = async () => {
-        await writing;
-        writing = deps.customMetadata.stage(ctx.taskId, batch);
-        writing.catch(() => {});
-        batch = [];
-        const pct = config.format === 'parquet' ? 50 : Math.floor(5 + (80 * bytes) / Math.max(1, config.size));
-        if (pct > reported) await ctx.progress(pct, `Read ${counts.rows} row(s), ${counts.rejected} rejected`);
-        reported = pct;
-      };
       try {
-        for await (const row of metadataRows(deps.blobs, file, () => {}, (n) => (bytes += n))) {
-          counts.rows += 1;
-          if ('error' in row) reject(row.line, row.error);
-          else {
-            const read = readRow(row.values, config.key, config.types, fromText);
-            if (read.ok) batch.push({ line: row.line, key: read.key, fields: read.fields });
-            else reject(row.line, read.reason);
-          }
-          if (batch.length >= BATCH) await flush();
-        }
-        await flush();
-        await writing;
+        const { counts, rejections } = await stageFile(deps, ctx, config);
         if (counts.rows === 0) throw new Error('The file has no rows');
         if (counts.rejected === counts.rows) throw new Error(`No row could be imported; nothing changed (line ${rejections[0]!.line}: ${rejections[0]!.reason})`);
         await ctx.progress(90, `Applying ${counts.rows - counts.rejected} row(s)`);
@@ -103,7 +64,6 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
           (r) => `Imported ${Object.keys(config.types).length} field(s) from ${r.rows} row(s): ${r.matched} matched, ${r.unmatched} unmatched, ${r.rejected} rejected`,
         );
       } catch (err) {
-        await writing.catch(() => {});
         await deps.customMetadata.clear(ctx.taskId).catch(() => {});
         throw err;
       } finally {

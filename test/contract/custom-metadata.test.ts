@@ -208,3 +208,13 @@ describe('exports carry tags, labels and fields as columns', () => {
     expect(rows.find((r) => r.file_name === 'kite.jpg')).toMatchObject({ custom_weather: null, custom_outdoor: true, label: null, tags: [] });
   });
 });
+
+describe('CSV as editors and spreadsheets write it', () => {
+  it('reads a BOM, CRLF, quoted cells over several lines and non-ASCII text; rejects a bad row by the line it starts on', async () => {
+    const csv = '\uFEFFfile_name,note\r\nperson.jpg,"naïve ""quoted""\r\nsecond line \\ and\ttab"\r\nhorses.jpg,a,b\r\n\r\n"horses.jpg",日本\r\n';
+    const result = await imported('excel.csv', csv);
+    expect(result.report).toMatchObject({ rows: 3, matched: 2, rejected: 1, rejections: [{ line: 4, reason: 'Invalid Record Length: columns length is 2, got 3 on line 4' }] });
+    expect((await fieldsOf('person.jpg')).note).toBe('naïve "quoted"\r\nsecond line \\ and\ttab');
+    expect((await fieldsOf('horses.jpg')).note).toBe('日本');
+  });
+});

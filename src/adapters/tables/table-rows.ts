@@ -1,7 +1,6 @@
 import { open } from 'node:fs/promises';
-import { type Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
-import { parse } from 'csv-parse';
+import { csvRecords } from './csv-records.js';
 import { textLines } from './text-lines.js';
 import { type AsyncBuffer, type Compressors, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 
@@ -23,28 +22,16 @@ export function tableFormatOf(fileName: string, head: Buffer): TableFormat {
 
 /**
  * CSV rows as objects keyed by the header (trimmed); `onHeader` gets the header before the first row. A row
- * with the wrong number of cells is an error row, the rest goes on. Streams: one row in memory at a time.
+ * with the wrong number of cells is an error row, the rest goes on. Streams: one chunk's rows in memory at a time.
  */
-export async function* readCsvRows(body: Readable, onHeader: (columns: string[]) => void): AsyncGenerator<TableRow> {
-  const skipped: TableRow[] = [];
-  const parser = parse({
-    bom: true,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    info: true,
-    columns: (header: string[]) => {
-      const columns = header.map((h) => String(h).trim());
-      onHeader(columns);
-      return columns;
-    },
-  });
-  parser.on('skip', (err: Error & { lines?: number }) => skipped.push({ line: err.lines ?? 0, error: err.message }));
-  pipeline(body, parser, () => {}); // a failing body destroys the parser, which rejects the loop below
-  for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-    while (skipped.length > 0) yield skipped.shift()!;
-    yield { line: info.lines, values: record };
+export async function* readCsvRows(body: AsyncIterable<Uint8Array>, onHeader: (columns: string[]) => void): AsyncGenerator<TableRow> {
+  let columns: string[] = [];
+  for await (const records of csvRecords(body, (c) => onHeader((columns = c)))) {
+    for (const record of records) {
+      if ('error' in record) yield record;
+      else yield { line: record.line, values: Object.fromEntries(columns.map((c, i) => [c, record.cells[i]])) };
+    }
   }
-  while (skipped.length > 0) yield skipped.shift()!;
 }
 
 /** JSON lines: each non-blank line one object. */

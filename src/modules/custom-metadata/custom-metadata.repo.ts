@@ -1,28 +1,78 @@
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { sql } from 'kysely';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { KeyColumn } from '../../core/custom-fields.js';
 import { rewriteAnnotations } from '../versions/version-annotations.js';
 
-export interface StagedRow {
-  line: number;
-  key: string;
-  fields: Record<string, unknown>;
-}
+/** Rows gathered before they go to the database as one write. */
+const WRITE_BYTES = 256 * 1024;
+/** Connections a task's staging COPY is spread over. */
+const COPY_STREAMS = 2;
 
 /** An import's staging rows and their set-based application to a version. */
 export class CustomMetadataRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly pool: pg.Pool,
+  ) {}
 
   async clear(taskId: string, db: Db = this.db): Promise<void> {
     await db.deleteFrom('custom_metadata_rows').where('task_id', '=', taskId).execute();
   }
 
-  /** One statement per batch: the rows travel as one JSON parameter. */
-  async stage(taskId: string, rows: StagedRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await sql`insert into custom_metadata_rows (task_id, line, key, fields)
-      select ${taskId}::uuid, r.line, r.key, r.fields from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(line int, key text, fields jsonb)
-      on conflict (task_id, line) do nothing`.execute(this.db);
+  /**
+   * Opens COPYs into the staging table for a task's rows: add() them, await flush() every so often (each COPY then
+   * holds all but its last write or two), end() to keep them or abort() to stop. The writes take turns over
+   * COPY_STREAMS connections, so the database parses rows on more than one core while this process reads.
+   */
+  async stager(taskId: string): Promise<Stager> {
+    const copies = await Promise.all(Array.from({ length: COPY_STREAMS }, () => openCopy(this.pool)));
+    const task = Buffer.from(taskId.replace(/-/g, ''), 'hex');
+    let turn = 0;
+    let buffer = Buffer.allocUnsafe(WRITE_BYTES);
+    let at = 0;
+    const ship = async () => {
+      const chunk = buffer.subarray(0, at);
+      buffer = Buffer.allocUnsafe(WRITE_BYTES);
+      at = 0;
+      if (chunk.length > 0) await copies[turn++ % copies.length]!.write(chunk);
+    };
+    return {
+      add(line, key, fields) {
+        // COPY's binary tuple: the field count, then each field's length and bytes (jsonb: a version byte, then its text).
+        const most = 39 + 3 * (key.length + fields.length);
+        if (most > buffer.length - at) {
+          const grown = Buffer.allocUnsafe(Math.max(2 * buffer.length, at + most));
+          buffer.copy(grown, 0, 0, at);
+          buffer = grown;
+        }
+        at = buffer.writeInt16BE(4, at);
+        at = buffer.writeInt32BE(16, at);
+        at += task.copy(buffer, at);
+        at = buffer.writeInt32BE(4, at);
+        at = buffer.writeInt32BE(line, at);
+        const keyBytes = writeUtf8(buffer, key, at + 4);
+        buffer.writeInt32BE(keyBytes, at);
+        at += 4 + keyBytes;
+        buffer[at + 4] = 1;
+        const fieldBytes = writeUtf8(buffer, fields, at + 5);
+        buffer.writeInt32BE(fieldBytes + 1, at);
+        at += 5 + fieldBytes;
+      },
+      flush: () => (at >= WRITE_BYTES / 2 ? ship() : Promise.resolve()),
+      async end() {
+        await ship();
+        const ends = await Promise.allSettled(copies.map((copy) => copy.end()));
+        const failed = ends.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
+      },
+      async abort() {
+        await Promise.all(copies.map((copy) => copy.abort()));
+      },
+    };
   }
 
   /**
@@ -82,4 +132,61 @@ export class CustomMetadataRepo {
       .where('task_type', '=', 'CUSTOM_METADATA')
       .executeTakeFirst();
   }
+}
+
+export interface Stager {
+  /** Adds a row: its line, its key, its fields as a JSON object's text. */
+  add(line: number, key: string, fields: string): void;
+  /** Writes what is gathered once there is enough, waiting while the database is behind. */
+  flush(): Promise<void>;
+  end(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** buffer.write, but a loop for the ASCII text most rows are: a call into the runtime per short string costs more than the bytes. */
+function writeUtf8(buffer: Buffer, text: string, at: number): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return buffer.write(text, at);
+    buffer[at + i] = c;
+  }
+  return n;
+}
+
+/** COPY's binary format: its signature, no flags, no header extension; and the end of its tuples. */
+const BINARY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+const BINARY_TRAILER = Buffer.from([0xff, 0xff]);
+
+/** One COPY on a client of its own: the client goes back when the COPY ends, or is dropped when it fails or is cancelled. */
+async function openCopy(pool: pg.Pool) {
+  const client = await pool.connect();
+  const copy = client.query(copyFrom('copy custom_metadata_rows (task_id, line, key, fields) from stdin (format binary)'));
+  let failed: Error | null = null;
+  copy.on('error', (err: Error) => (failed ??= err));
+  const write = async (chunk: Buffer) => {
+    if (failed) throw failed;
+    if (!copy.write(chunk)) await once(copy, 'drain');
+  };
+  copy.write(BINARY_HEADER);
+  return {
+    write,
+    async end() {
+      try {
+        await write(BINARY_TRAILER);
+        copy.end();
+        await finished(copy);
+      } finally {
+        client.release(failed ?? undefined);
+      }
+    },
+    async abort() {
+      // A COPY that failed has ended on its own; any other is cancelled (CopyFail) before its client goes.
+      if (!failed) {
+        copy.destroy(new Error('the import stopped'));
+        await finished(copy).catch(() => {});
+      }
+      client.release(true);
+    },
+  };
 }

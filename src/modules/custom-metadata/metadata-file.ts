@@ -8,7 +8,9 @@ import {
   readJsonLines,
   readParquetRows,
 } from '../../adapters/tables/table-rows.js';
-import { type FieldPlan, type FieldTypes, SAMPLE_ROWS, planFields } from '../../core/custom-fields.js';
+import { csvRecords } from '../../adapters/tables/csv-records.js';
+import { textRowReader } from '../../core/custom-field-text.js';
+import { type FieldPlan, type FieldTypes, type KeyColumn, SAMPLE_ROWS, planFields, readRow } from '../../core/custom-fields.js';
 
 /** An uploaded metadata file: where it is stored and how it reads. */
 export interface MetadataFile {
@@ -66,4 +68,55 @@ export async function planFile(blobs: BlobStore, file: MetadataFile, existing: F
   const header = columns ?? [...seen];
   if (header.length === 0) return { ok: false, problem: 'the file has no columns (is it empty?)' };
   return planFields(header, sample, readsText(file.format), existing);
+}
+
+/** Where checked rows go, one by one, as they are read; `batchDone` is awaited between batches (to wait for the database). */
+export interface CheckedRows {
+  stage(line: number, key: string, fields: string): void;
+  reject(line: number, reason: string): void;
+  batchDone(): Promise<void>;
+}
+
+/** JSON lines and Parquet rows come one by one: a batch is this many. */
+const BATCH = 1_000;
+
+/** Reads the file's rows, checks and types them against the request's plan and hands them to `to` (CSV: a batch per chunk read). */
+export async function checkRows(blobs: BlobStore, file: MetadataFile, plan: { key: KeyColumn; types: FieldTypes }, to: CheckedRows, onBytes: (n: number) => void): Promise<void> {
+  if (file.format !== 'csv') {
+    let batch = 0;
+    for await (const row of metadataRows(blobs, file, () => {}, onBytes)) {
+      if ('error' in row) to.reject(row.line, row.error);
+      else {
+        const read = readRow(row.values, plan.key, plan.types, false);
+        if (read.ok) to.stage(row.line, read.key, JSON.stringify(read.fields));
+        else to.reject(row.line, read.reason);
+      }
+      if (++batch % BATCH === 0) await to.batchDone();
+    }
+    return;
+  }
+  const stream = await blobs.open(file.blobHash);
+  let read: ReturnType<typeof textRowReader> = () => ({ ok: false, reason: 'the file has no header' });
+  try {
+    for await (const records of csvRecords(counted(stream, onBytes), (columns) => (read = textRowReader(columns, plan.key, plan.types)))) {
+      for (const record of records) {
+        if ('error' in record) to.reject(record.line, record.error);
+        else {
+          const row = read(record.cells);
+          if (row.ok) to.stage(record.line, row.key, row.fields);
+          else to.reject(record.line, row.reason);
+        }
+      }
+      await to.batchDone();
+    }
+  } finally {
+    stream.destroy();
+  }
+}
+
+async function* counted(body: AsyncIterable<Buffer>, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
+  for await (const chunk of body) {
+    onBytes(chunk.length);
+    yield chunk;
+  }
 }
