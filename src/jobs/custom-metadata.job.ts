@@ -43,7 +43,7 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
             const headTypes = await deps.versions.fieldTypes(trx, state.headVersionId);
             const conflicts = typeConflicts(headTypes, config.types);
             if (conflicts.length > 0) throw new Error(`Nothing changed: ${conflicts.join('; ')}`);
-            const applied = await deps.customMetadata.match(trx, state.headVersionId, ctx.taskId, config.key);
+            const matches = await deps.customMetadata.match(trx, state.headVersionId, ctx.taskId, config.key);
             const sizes = await deps.annotations.counts(trx, ctx.datasetId);
             const versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'delta', 'written by the caller');
             await deps.customMetadata.applyFields(trx, state.headVersionId, versionId);
@@ -51,11 +51,11 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
             await deps.versions.swapHead(trx, ctx.datasetId, versionId, sizes, state.status);
             const report: ImportReportBody = {
               rows: counts.rows,
-              matched: applied.matched,
-              unmatched: applied.staged - applied.matched,
+              matched: counts.rows - counts.rejected - matches.unmatched,
+              unmatched: matches.unmatched,
               rejected: counts.rejected,
               rejections,
-              unmatched_keys: applied.unmatchedKeys,
+              unmatched_keys: matches.unmatchedKeys,
             };
             await deps.customMetadata.saveReport(trx, ctx.taskId, report);
             await deps.customMetadata.clear(ctx.taskId, trx);

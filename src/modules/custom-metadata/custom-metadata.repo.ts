@@ -76,46 +76,40 @@ export class CustomMetadataRepo {
   }
 
   /**
-   * Matches the staged rows to the version's media by key (a file_name may name several media; a media named
-   * by several rows takes the last) into the transaction's temporary table import_fields (media_id, fields),
-   * and counts: rows staged, rows matched, media matched, the first keys that matched nothing.
+   * Matches the staged rows to the version's media by key (a file_name may name several media) into the
+   * transaction's temporary table import_matches (line, key, media_id, fields; media_id null where a row
+   * matched nothing), and tells how many rows matched nothing and the first of their keys.
    */
-  async match(trx: Db, versionId: string, taskId: string, key: KeyColumn): Promise<{ staged: number; matched: number; media: number; unmatchedKeys: string[] }> {
+  async match(trx: Db, versionId: string, taskId: string, key: KeyColumn): Promise<{ unmatched: number; unmatchedKeys: string[] }> {
     await setWorkMem(trx, '256MB');
-    const match =
+    const media =
       key === 'media_id'
-        ? sql`join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = s.key::uuid`
-        : sql`join media m on m.file_name = s.key join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id`;
+        ? sql`left join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = s.key::uuid`
+        : sql`left join (media m join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id) on m.file_name = s.key`;
     await sql`create temp table import_matches on commit drop as
-      select s.line, vm.media_id, s.fields from custom_metadata_rows s ${match} where s.task_id = ${taskId}::uuid`.execute(trx);
-    const { rows } = await sql<{ staged: number; matched: number; media: number; pairs: number }>`select
-      (select count(*)::int from custom_metadata_rows where task_id = ${taskId}::uuid) as staged,
-      (select count(*)::int from (select line from import_matches group by line) l) as matched,
-      (select count(*)::int from (select media_id from import_matches group by media_id) m) as media,
-      (select count(*)::int from import_matches) as pairs`.execute(trx);
-    const counts = rows[0]!;
-    if (counts.pairs === counts.media) {
-      // Each media named once (the usual file): the matches are the fields as they are, no sort.
-      await sql`alter table import_matches rename to import_fields`.execute(trx);
-    } else {
-      await sql`create temp table import_fields on commit drop as
-        select distinct on (media_id) media_id, fields from import_matches order by media_id, line desc`.execute(trx);
-    }
-    await sql`analyze import_fields`.execute(trx);
-    const unmatched =
-      counts.matched === counts.staged
-        ? []
-        : (
-            await sql<{ key: string }>`select s.key from custom_metadata_rows s where s.task_id = ${taskId}::uuid
-              and not exists (select 1 from ${sql.table(counts.pairs === counts.media ? 'import_fields' : 'import_matches')} i where i.line = s.line)
-              order by s.line limit 20`.execute(trx)
-          ).rows;
-    return { staged: counts.staged, matched: counts.matched, media: counts.media, unmatchedKeys: unmatched.map((r) => r.key) };
+      select s.line, s.key, vm.media_id, s.fields from custom_metadata_rows s ${media} where s.task_id = ${taskId}::uuid`.execute(trx);
+    const { rows } = await sql<{ unmatched: number; keys: string[] | null }>`select count(*)::int as unmatched,
+      (array_agg(key order by line))[1:20] as keys from import_matches where media_id is null`.execute(trx);
+    return { unmatched: rows[0]!.unmatched, unmatchedKeys: rows[0]!.keys ?? [] };
   }
 
-  /** Merges import_fields (after match(), in its transaction) into the annotations of `toId`, just forked from `fromId`. */
+  /**
+   * Merges the matched fields (after match(), in its transaction) into the annotations of `toId`, just forked
+   * from `fromId`; a media named by several rows takes the last. Returns how many media changed.
+   */
   async applyFields(trx: Db, fromId: string, toId: string): Promise<number> {
-    return rewriteAnnotations(trx, fromId, toId, sql`select media_id, fields from import_fields`, { custom_fields: sql`a.custom_fields || p.fields` });
+    const merge = { custom_fields: sql`a.custom_fields || p.fields` };
+    // A file usually names each media once: written straight from the matches, a media named twice breaks the
+    // version's key and the matches are narrowed to each media's last row instead (a sort of all of them).
+    await sql`savepoint apply_fields`.execute(trx);
+    try {
+      return await rewriteAnnotations(trx, fromId, toId, sql`select media_id, fields from import_matches where media_id is not null`, merge);
+    } catch (err) {
+      if ((err as { code?: string }).code !== '23505') throw err;
+      await sql`rollback to savepoint apply_fields`.execute(trx);
+      const last = sql`select distinct on (media_id) media_id, fields from import_matches where media_id is not null order by media_id, line desc`;
+      return rewriteAnnotations(trx, fromId, toId, last, merge);
+    }
   }
 
   /** Keeps the import's report on its task row (config.report), in the commit's transaction. */
