@@ -101,8 +101,8 @@ export async function annotations(): Promise<BenchReport> {
       const r = await send('POST', '/media/tags', { tags: [tagName], media_ids: ids });
       tagRuns.push([what, r.ms, r.body.changed as number]);
     };
-    await tag('first edit after the creation snapshot (the head is sealed: nothing copied)', 'bench-a');
-    await tag('second edit (the fork copies the head\'s own 100k rows)', 'bench-b');
+    await tag('first edit (no annotation yet: the 100k rows are the new version\'s whole set)', 'bench-a');
+    await tag('second edit (inherits the first\'s rows, writes 100k of its own)', 'bench-b');
     const label = await send('PUT', '/media/label', { label: 'bench', media_ids: ids });
     tagRuns.push(['set a label on the same media', label.ms, label.body.changed as number]);
 
@@ -127,7 +127,7 @@ export async function annotations(): Promise<BenchReport> {
     });
     const rowsPerS = importRows / (imported.totalMs / 1000);
     const after = await send('POST', '/media/tags', { tags: ['bench-c'], media_ids: ids });
-    tagRuns.push(['tag again after the import (its full version is the base: nothing copied; rows now carry 5 fields)', after.ms, after.body.changed as number]);
+    tagRuns.push(['tag again after the import (1M annotated media, rows carrying 5 fields; the import\'s version is the base)', after.ms, after.body.changed as number]);
 
     for (const [what, ms, changed] of tagRuns) rows.push([what, String(changed), fixed(ms, 0)]);
     rows.push([`import ${importRows} CSV rows (${fixed(csvBytes / MB, 0)} MB): request (upload, store, check)`, '', fixed(imported.requestMs, 0)]);
@@ -135,9 +135,12 @@ export async function annotations(): Promise<BenchReport> {
     rows.push(['  commit phase (match, write the new version, swap) and pickup', '', fixed(imported.totalMs - imported.requestMs - imported.runMs, 0)]);
     rows.push(['  request sent to COMPLETED', String(importRows), fixed(imported.totalMs, 0)]);
 
-    const firstTag = tagRuns[0]![1];
-    const worstTag = Math.max(tagRuns[0]![1], tagRuns[1]![1]);
-    goals.push({ description: `tag ${tagCount} media in one request < ${GOAL_TAG_MS} ms`, actual: `${fixed(firstTag, 0)} ms first, ${fixed(worstTag, 0)} ms worst of the two`, pass: worstTag < GOAL_TAG_MS });
+    const worstTag = Math.max(...tagRuns.map((r) => r[1]));
+    goals.push({
+      description: `tag ${tagCount} media in one request < ${GOAL_TAG_MS} ms (every edit above)`,
+      actual: `${tagRuns.map((r) => fixed(r[1], 0)).join(', ')} ms; worst ${fixed(worstTag, 0)} ms`,
+      pass: worstTag < GOAL_TAG_MS,
+    });
     goals.push({ description: `custom metadata import >= ${GOAL_IMPORT_ROWS_PER_S} rows/s (request sent to COMPLETED)`, actual: `${fixed(rowsPerS, 0)} rows/s`, pass: rowsPerS >= GOAL_IMPORT_ROWS_PER_S });
     const growth = (peak - rssBefore) / MB;
     goals.push({ description: 'flat memory: peak RSS during the import within 256 MB of before it (the file is ' + `${fixed(csvBytes / MB, 0)} MB)`, actual: `+${fixed(growth, 0)} MB`, pass: growth < 256 });
@@ -146,7 +149,8 @@ export async function annotations(): Promise<BenchReport> {
       notes: [
         `One Loupe in this process (embedded PostgreSQL, role all), one READY dataset of ${mediaCount} synthetic media seeded into the database`,
         `(${fixed(seedS, 1)} s, untimed). Edits go through HTTP: POST media/tags with ${tagCount} media_ids (a ${fixed(bodyMb, 1)} MB JSON body), timed from`,
-        'sent to answered; each is one transaction (guard, delta fork of the head, one INSERT ... ON CONFLICT over the touched rows, head swap).',
+        'sent to answered; each is one transaction (guard, membership check, delta fork of the head, one INSERT ... SELECT of a narrow',
+        'annotation row per changed media, the rest of the head\'s annotations inherited, head swap).',
         'The import: a CSV keyed by file_name with five typed fields (string, number, boolean, datetime, list), every row matching a media,',
         `uploaded as multipart; rows/s = rows / (request sent to task COMPLETED). RSS is this process's (server and bench; PostgreSQL is a`,
         `separate process): ${fixed(rssBefore / MB, 0)} MB before the import, ${fixed(peak / MB, 0)} MB peak during it (sampled every 50 ms);`,

@@ -26,6 +26,15 @@ export async function setWorkMem(trx: Db, size: '64MB' | '256MB'): Promise<void>
   await sql`set local work_mem = ${sql.raw(`'${size}'`)}`.execute(trx);
 }
 
+/**
+ * Tells the planner, for the rest of the transaction, that random page reads cost little more than sequential
+ * ones (pages cached or on SSD). At the default 4 it hashes a whole 1M-row version to update 100k of its
+ * media (1.5 s) instead of merging along the version's index (0.8 s).
+ */
+export async function assumeCachedPages(trx: Db): Promise<void> {
+  await sql`set local random_page_cost = 1.1`.execute(trx);
+}
+
 export async function openDatabase(
   options: { databaseUrl: string | null; dataDir: string; owner: EmbeddedOwner; poolSize?: number },
   log: Logger,

@@ -116,19 +116,26 @@ export interface VersionMediaTable {
   enrichment: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
 }
 
-/** A media's annotations in a version: tags, label and imported fields, held only for annotated media. */
+/** A media's tags and label in a version, held only for media that have some. */
 export interface AnnotationRowsTable {
   version_id: string;
   media_id: string;
   tags: Generated<string[]>;
   /** The media's class name. */
   label: string | null;
-  /** Imported custom metadata: field name → value. */
+}
+
+/** A media's imported custom metadata in a version (field name → value), held only for media that have some. */
+export interface FieldRowsTable {
+  version_id: string;
+  media_id: string;
   custom_fields: Generated<Record<string, unknown>>;
 }
 
 /** What readers see: the wide row with its annotations (defaults where it has none). */
-export type VersionMediaView = VersionMediaTable & Omit<AnnotationRowsTable, 'version_id' | 'media_id'>;
+export type VersionMediaView = VersionMediaTable &
+  Omit<AnnotationRowsTable, 'version_id' | 'media_id'> &
+  Omit<FieldRowsTable, 'version_id' | 'media_id'>;
 
 /** One detected object as a version row keeps it; the box is in the media's own pixels. */
 export interface StoredObject {

@@ -17,6 +17,7 @@ import type {
   VersionMediaTable,
   VersionMediaView,
   AnnotationRowsTable,
+  FieldRowsTable,
   VersionsTable,
 } from './schema-media.js';
 
@@ -137,14 +138,20 @@ export interface Database {
   version_rows: VersionMediaTable;
   /** A view: a version's own rows and those it inherits from its base, with their annotations; read here. */
   version_media: VersionMediaView;
-  /** Annotated media's tags, labels and fields that a version holds itself; write here. */
+  /** Tags and labels a version holds itself; write here. */
   annotation_rows: AnnotationRowsTable;
-  /** Versions inheriting the annotations of a sealed one. */
+  /** Versions inheriting the tags and labels of a sealed one. */
   annotation_bases: { version_id: string; base_id: string };
+  /** Custom fields a version holds itself; write here. */
+  field_rows: FieldRowsTable;
+  /** Versions inheriting the custom fields of a sealed one. */
+  field_bases: { version_id: string; base_id: string };
   /** A view: version_media's membership alone (no annotations joined). */
   version_members: { version_id: string; media_id: string };
   /** A view: a version's own annotation rows and those it inherits; read here. */
   version_annotations: AnnotationRowsTable;
+  /** A view: a version's own field rows and those it inherits; read here. */
+  version_fields: FieldRowsTable;
   media_embeddings: MediaEmbeddingsTable;
   version_indexes: VersionIndexesTable;
   similarity_anchors: SimilarityAnchorsTable;

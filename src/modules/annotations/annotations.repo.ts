@@ -2,11 +2,12 @@ import { type RawBuilder, sql } from 'kysely';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { ExploreFilters } from '../../core/vql.js';
 import { filtersSql } from '../explore/explore-filters.js';
-import { rewriteAnnotations } from '../versions/version-annotations.js';
+import { TAGS_AND_LABELS, rewriteAnnotations } from '../versions/version-annotations.js';
 import { missingMedia, rewriteRows } from '../versions/versions.repo.js';
 
 /** Which media an edit applies to: listed ids, whole clusters (at any level), or what an Explore query matches. */
 export type MediaPick =
+  /** Each media once (lower case): unnest of the ids is then estimated right, where a distinct over it was guessed at 200 rows. */
   | { kind: 'ids'; ids: string[] }
   | { kind: 'clusters'; ids: string[] }
   | { kind: 'query'; filters: ExploreFilters }
@@ -29,7 +30,7 @@ export class AnnotationsRepo {
   picked(versionId: string, pick: MediaPick): RawBuilder<unknown> {
     switch (pick.kind) {
       case 'ids':
-        return sql`select distinct media_id from unnest(${pick.ids}::uuid[]) as media_id`;
+        return sql`select media_id from unnest(${pick.ids}::uuid[]) as media_id`;
       case 'clusters':
         return sql`${sql.join(
           LEVELS.map(
@@ -57,7 +58,7 @@ export class AnnotationsRepo {
 
   /** Listed ids are all media of the version once requireKnown has passed: counted without reading rows. */
   async countPicked(trx: Db, versionId: string, pick: MediaPick): Promise<number> {
-    if (pick.kind === 'ids' || pick.kind === 'objects') return new Set(pick.ids.map((id) => id.toLowerCase())).size;
+    if (pick.kind === 'ids' || pick.kind === 'objects') return pick.ids.length;
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from version_media
       where version_id = ${versionId}::uuid and media_id in (${this.picked(versionId, pick)})`.execute(trx);
     return rows[0]!.n;
@@ -72,11 +73,11 @@ export class AnnotationsRepo {
     const source = this.picked(fromId, pick);
     switch (change.kind) {
       case 'add_tags':
-        return rewriteAnnotations(trx, fromId, toId, source, { tags: sql`array(select distinct t from unnest(a.tags || ${change.tags}::text[]) t order by t)` }, sql`not (a.tags @> ${change.tags}::text[])`);
+        return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { tags: sql`array(select distinct t from unnest(a.tags || ${change.tags}::text[]) t order by t)` }, sql`not (a.tags @> ${change.tags}::text[])`);
       case 'remove_tags':
-        return rewriteAnnotations(trx, fromId, toId, source, { tags: sql`array(select t from unnest(a.tags) t where t <> all(${change.tags}::text[]) order by t)` }, sql`a.tags && ${change.tags}::text[]`);
+        return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { tags: sql`array(select t from unnest(a.tags) t where t <> all(${change.tags}::text[]) order by t)` }, sql`a.tags && ${change.tags}::text[]`);
       case 'set_label':
-        return rewriteAnnotations(trx, fromId, toId, source, { label: sql`${change.label}::text` }, sql`a.label is distinct from ${change.label}::text`);
+        return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { label: sql`${change.label}::text` }, sql`a.label is distinct from ${change.label}::text`);
       case 'set_object_label': {
         const ids = sql`${change.objectIds}::text[]`;
         const detected = sql`coalesce(o ->> 'detected_label', o ->> 'label')`;
@@ -162,6 +163,6 @@ export class AnnotationsRepo {
     const cluster = sql.ref(`vm.cluster_l${level}`);
     const source = sql`select vm.media_id, w.label from version_media vm join propagation_winners w on w.cluster_id = ${cluster} and w.decided
       where vm.version_id = ${fromId}::uuid and vm.label is null`;
-    return rewriteAnnotations(trx, fromId, toId, source, { label: sql`p.label` }, sql`a.label is null`);
+    return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { label: sql`p.label` }, sql`a.label is null`);
   }
 }

@@ -149,7 +149,7 @@ export function toPick(selection: MediaSelectionInput): MediaPick {
   if (given.length !== 1) throw errors.validation('Select the media with exactly one of media_ids, cluster_ids or query');
   if (selection.media_ids) {
     if (selection.media_ids.length === 0) throw errors.emptySelection();
-    return { kind: 'ids', ids: selection.media_ids };
+    return { kind: 'ids', ids: [...new Set(selection.media_ids.map((id) => id.toLowerCase()))] };
   }
   if (selection.cluster_ids) {
     if (selection.cluster_ids.length === 0) throw errors.emptySelection();

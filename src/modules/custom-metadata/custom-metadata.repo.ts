@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { KeyColumn } from '../../core/custom-fields.js';
-import { rewriteAnnotations } from '../versions/version-annotations.js';
+import { CUSTOM_FIELDS, rewriteAnnotations } from '../versions/version-annotations.js';
 
 /** Rows gathered before they go to the database as one write. */
 const WRITE_BYTES = 256 * 1024;
@@ -103,12 +103,12 @@ export class CustomMetadataRepo {
     // version's key and the matches are narrowed to each media's last row instead (a sort of all of them).
     await sql`savepoint apply_fields`.execute(trx);
     try {
-      return await rewriteAnnotations(trx, fromId, toId, sql`select media_id, fields from import_matches where media_id is not null`, merge);
+      return await rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, sql`select media_id, fields from import_matches where media_id is not null`, merge);
     } catch (err) {
       if ((err as { code?: string }).code !== '23505') throw err;
       await sql`rollback to savepoint apply_fields`.execute(trx);
       const last = sql`select distinct on (media_id) media_id, fields from import_matches where media_id is not null order by media_id, line desc`;
-      return rewriteAnnotations(trx, fromId, toId, last, merge);
+      return rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, last, merge);
     }
   }
 

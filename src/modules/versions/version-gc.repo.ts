@@ -8,7 +8,8 @@ export interface VersionSweepResult {
 }
 
 /**
- * Reclaims versions nothing references: not a dataset's head, not another version's base (of rows or annotations), not held by a
+ * Reclaims versions nothing references: not a dataset's head, not another version's base (of rows, annotations
+ * or fields), not held by a
  * snapshot (a soft-deleted one holds it until purged), not the working or source version of an active task
  * or a running export. Media no version or upload uses any more go with them, their blobs to the blob queue.
  */
@@ -25,6 +26,7 @@ export class VersionGcRepo {
           and not exists (select 1 from snapshots s where s.version_id = v.id)
           and not exists (select 1 from versions c where c.base_id = v.id)
           and not exists (select 1 from annotation_bases a where a.base_id = v.id)
+          and not exists (select 1 from field_bases f where f.base_id = v.id)
           and not exists (select 1 from tasks t where t.status in ('INITIALIZING', 'RUNNING')
             and (t.id = v.task_id or t.config ->> 'version_id' = v.id::text))
           and not exists (select 1 from exports e where e.version_id = v.id and e.status in ('PENDING', 'RUNNING'))
@@ -42,6 +44,7 @@ export class VersionGcRepo {
       // version_rows has no foreign key (its triggers doubled the cost of every copy on write): rows go first.
       await trx.deleteFrom('version_rows').where('version_id', 'in', ids).execute();
       await trx.deleteFrom('annotation_rows').where('version_id', 'in', ids).execute();
+      await trx.deleteFrom('field_rows').where('version_id', 'in', ids).execute();
       await trx.deleteFrom('versions').where('id', 'in', ids).execute();
       const media = await deleteUnreferencedMedia(trx, 'gc_media');
       return { snapshotsPurged: Number(purged.numDeletedRows), versionsDeleted: ids.length, mediaDeleted: media };

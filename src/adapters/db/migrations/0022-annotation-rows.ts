@@ -5,11 +5,12 @@ const WIDE = ['media_id', 'ordinal', 'cluster_l0', 'cluster_l1', 'cluster_l2', '
 const wide = (alias: string) => sql.raw(WIDE.map((c) => `${alias}.${c}`).join(', '));
 
 /**
- * Tags, labels and custom fields move out of the wide version rows into their own narrow rows, written only
- * for annotated media. An edit used to copy whole version rows, each carrying eight indexes (measured: 100k
- * tagged media in 2.2–5.6 s); a narrow row with one key costs a fraction of that, and a change that touches
- * no annotation (an index, an enrichment) carries them without copying. Annotations inherit like version
- * rows: a version holds its own `annotation_rows` and, when `annotation_bases` names one, those of that
+ * Tags and labels, and custom fields, move out of the wide version rows into narrow rows of their own (one
+ * table each), written only for annotated media. An edit used to copy whole version rows with their indexes
+ * (measured: 100k tagged media in 2.2–5.6 s); a narrow row with one key costs a fraction of that, an edit
+ * never copies imported fields nor an import tags, and a change that touches neither (an index, an
+ * enrichment) carries them without copying. Each inherits like version rows: a version holds its own
+ * `annotation_rows` (`field_rows`) and, when `annotation_bases` (`field_bases`) names one, those of that
  * (sealed) version it does not hold itself. `version_media` keeps its columns, so readers see no change.
  * Also mends versions that edits left without an ANN index row.
  */
@@ -20,7 +21,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       media_id uuid not null,
       tags text[] not null default '{}',
       label text,
-      custom_fields jsonb not null default '{}',
       primary key (version_id, media_id)
     );
     create table annotation_bases (
@@ -28,11 +28,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       base_id uuid not null references versions (id)
     );
     create index annotation_bases_base_idx on annotation_bases (base_id);
+    create table field_rows (
+      version_id uuid not null,
+      media_id uuid not null,
+      custom_fields jsonb not null default '{}',
+      primary key (version_id, media_id)
+    );
+    create table field_bases (
+      version_id uuid primary key references versions (id) on delete cascade,
+      base_id uuid not null references versions (id)
+    );
+    create index field_bases_base_idx on field_bases (base_id);
 
     -- Every version gets its annotated media as a full set of its own.
-    insert into annotation_rows (version_id, media_id, tags, label, custom_fields)
-      select version_id, media_id, tags, label, custom_fields from version_media
-      where tags <> '{}' or label is not null or custom_fields <> '{}';
+    insert into annotation_rows (version_id, media_id, tags, label)
+      select version_id, media_id, tags, label from version_media where tags <> '{}' or label is not null;
+    insert into field_rows (version_id, media_id, custom_fields)
+      select version_id, media_id, custom_fields from version_media where custom_fields <> '{}';
 
     -- Edits made versions without an ANN index row, so similarity search failed after one: each such version
     -- gets its nearest ancestor's (forks copy it from now on).
@@ -58,16 +70,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       where not exists (select 1 from version_rows own where own.version_id = v.version_id and own.media_id = b.media_id);
 
     create view version_annotations as
-      select a.version_id, a.media_id, a.tags, a.label, a.custom_fields from annotation_rows a
+      select a.version_id, a.media_id, a.tags, a.label from annotation_rows a
       union all
-      select v.version_id, b.media_id, b.tags, b.label, b.custom_fields
+      select v.version_id, b.media_id, b.tags, b.label
       from annotation_bases v join annotation_rows b on b.version_id = v.base_id
       where not exists (select 1 from annotation_rows own where own.version_id = v.version_id and own.media_id = b.media_id);
+
+    create view version_fields as
+      select f.version_id, f.media_id, f.custom_fields from field_rows f
+      union all
+      select v.version_id, b.media_id, b.custom_fields
+      from field_bases v join field_rows b on b.version_id = v.base_id
+      where not exists (select 1 from field_rows own where own.version_id = v.version_id and own.media_id = b.media_id);
 
     create view version_media as
       select w.version_id, w.media_id, w.ordinal, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4,
         w.uniqueness_score, w.nn_similarity, w.is_outlier, w.duplicate_group, w.caption,
-        coalesce(a.tags, '{}') as tags, a.label, coalesce(a.custom_fields, '{}') as custom_fields, w.objects, w.enrichment
+        coalesce(a.tags, '{}') as tags, a.label, coalesce(f.custom_fields, '{}') as custom_fields, w.objects, w.enrichment
       from (
         select r.version_id, ${wide('r')} from version_rows r
         union all
@@ -75,15 +94,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         from version_bases v join version_rows b on b.version_id = v.base_id
         where not exists (select 1 from version_rows own where own.version_id = v.version_id and own.media_id = b.media_id)
       ) w
-      left join version_annotations a on a.version_id = w.version_id and a.media_id = w.media_id;
+      left join version_annotations a on a.version_id = w.version_id and a.media_id = w.media_id
+      left join version_fields f on f.version_id = w.version_id and f.media_id = w.media_id;
   `.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
-    create temp table annotations_down as select version_id, media_id, tags, label, custom_fields from version_annotations;
+    create temp table annotations_down as select version_id, media_id, tags, label, custom_fields from version_media
+      where tags <> '{}' or label is not null or custom_fields <> '{}';
     drop view version_media;
     drop view version_annotations;
+    drop view version_fields;
     drop view version_members;
     alter table version_rows add column tags text[] not null default '{}', add column label text,
       add column custom_fields jsonb not null default '{}';
@@ -91,6 +113,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       from annotations_down d where d.version_id = r.version_id and d.media_id = r.media_id;
     drop table annotation_bases;
     drop table annotation_rows;
+    drop table field_bases;
+    drop table field_rows;
     create view version_media as
       select r.version_id, r.media_id, r.ordinal, r.cluster_l0, r.cluster_l1, r.cluster_l2, r.cluster_l3, r.cluster_l4,
         r.uniqueness_score, r.nn_similarity, r.is_outlier, r.duplicate_group,
