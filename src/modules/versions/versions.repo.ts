@@ -23,7 +23,10 @@ export const ROW_COLUMNS = [
 ] as const;
 const ROW_STATE = sql.raw(ROW_COLUMNS.join(', '));
 
-/** The wide columns an edit may rewrite (detected objects' labels), each as an expression over the current row `vm`; tags, labels and fields are annotations (version-annotations.ts). */
+/**
+ * The wide columns an edit may rewrite (detected objects' labels), each as an expression over the current row
+ * `vm`; tags, labels and fields are annotations, copied on write apart (version-annotations.ts).
+ */
 export type RowChanges = Partial<Record<'objects', RawBuilder<unknown>>>;
 
 /**
@@ -61,7 +64,7 @@ export async function rewriteRows(
   return Number(result.numAffectedRows ?? 0n);
 }
 
-/** Of `ids`, those that are not media of the version (index probes into its own rows and its base's). */
+/** Of `ids`, those that are not media of the version (anti-joins against its own rows and its base's). */
 export async function missingMedia(db: Db, versionId: string, ids: string[], limit = 100): Promise<string[]> {
   await setWorkMem(db, '64MB');
   const { rows } = await sql<{ id: string }>`select distinct id from unnest(${ids}::uuid[]) id
