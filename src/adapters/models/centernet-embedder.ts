@@ -66,10 +66,22 @@ interface GraphJson {
   weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
 }
 
-/** Makes the input placeholder's height and width dynamic (the converted graph pins them at 512). */
-function makeInputSizeDynamic(json: GraphJson): void {
+export interface GraphReadOptions {
+  /** Leave the batch size free too (the converted graph pins it at 1). */
+  anyBatch?: boolean;
+  /** Rewrites weight bytes in place before they are handed over (`weights` is every shard, in manifest order). */
+  patch?: (specs: tf.io.WeightsManifestEntry[], weights: Buffer) => void;
+}
+
+/**
+ * Reads the CenterNet graph's model.json and weight shards from disk, with the input placeholder's height and
+ * width made dynamic (the converted graph pins them at 512). The object detector reads the same graph through this.
+ */
+export async function readCenterNetArtifacts(modelJsonPath: string, options: GraphReadOptions = {}): Promise<tf.io.ModelArtifacts> {
+  const json = JSON.parse(await readFile(modelJsonPath, 'utf8')) as GraphJson;
   const relax = (dims: { size: string }[] | undefined): void => {
     if (dims && dims.length === 4) {
+      if (options.anyBatch) dims[0] = { size: '-1' };
       dims[1] = { size: '-1' };
       dims[2] = { size: '-1' };
     }
@@ -78,12 +90,6 @@ function makeInputSizeDynamic(json: GraphJson): void {
     if (node.op === 'Placeholder' && node.name === INPUT_NODE) relax(node.attr?.shape?.shape?.dim);
   }
   relax(json.signature?.inputs?.[INPUT_NODE]?.tensorShape?.dim);
-}
-
-/** Reads model.json and its weight shards from disk into an in-memory IO handler. */
-async function memoryHandler(modelJsonPath: string): Promise<tf.io.IOHandler> {
-  const json = JSON.parse(await readFile(modelJsonPath, 'utf8')) as GraphJson;
-  makeInputSizeDynamic(json);
   const dir = path.dirname(modelJsonPath);
   const weightSpecs: tf.io.WeightsManifestEntry[] = [];
   const shards: Buffer[] = [];
@@ -92,17 +98,16 @@ async function memoryHandler(modelJsonPath: string): Promise<tf.io.IOHandler> {
     for (const p of group.paths) shards.push(await readFile(path.join(dir, p)));
   }
   const all = Buffer.concat(shards);
-  const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
-  const artifacts: tf.io.ModelArtifacts = {
+  options.patch?.(weightSpecs, all);
+  return {
     modelTopology: json.modelTopology as unknown as tf.io.ModelArtifacts['modelTopology'],
     weightSpecs,
-    weightData,
+    weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer,
     format: json.format,
     generatedBy: json.generatedBy,
     convertedBy: json.convertedBy,
     signature: json.signature as object,
   };
-  return { load: async () => artifacts };
 }
 
 /**
@@ -131,7 +136,8 @@ export async function loadCenterNetEmbedder(options: CenterNetEmbedderOptions = 
   await initBackend(threads);
 
   const modelPath = options.modelPath ?? path.join(packageRoot('@vladmandic/human'), 'models', 'centernet.json');
-  const model = await tf.loadGraphModel(await memoryHandler(modelPath));
+  const artifacts = await readCenterNetArtifacts(modelPath);
+  const model = await tf.loadGraphModel({ load: async () => artifacts });
   let closed = false;
 
   // Warm-up: the first execution compiles kernels and allocates; do it at load time.

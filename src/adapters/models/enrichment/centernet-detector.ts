@@ -6,10 +6,9 @@
  * They are rewritten in the weight bytes for the chosen input size before loading, so the graph's own decoder
  * (`tower_0/detections`: top-100 peaks as x1, y1, x2, y2, score, class in input pixels) runs at that size.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
-import { CENTERNET_EMBEDDING_DIMENSIONS, CENTERNET_EMBEDDING_NODE, preprocess } from '../centernet-embedder.js';
+import { CENTERNET_EMBEDDING_DIMENSIONS, CENTERNET_EMBEDDING_NODE, preprocess, readCenterNetArtifacts } from '../centernet-embedder.js';
 import { assertRgbImage, l2normalize, type RgbImage } from '../embedder.js';
 import { COCO_LABELS } from './coco-labels.js';
 import { nonMaxSuppression } from './nms.js';
@@ -23,7 +22,6 @@ import type { Box } from './types.js';
  * 256² ~58 ms, 320² ~70 ms, 384² ~94 ms, 512² ~190 ms; 352² took 107 ms on 200 ~1024 px photos with the machine busy.
  */
 export const DEFAULT_DETECTION_INPUT_SIZE = 352;
-const INPUT_NODE = 'tower_0/images';
 const OUTPUT_NODE = 'tower_0/detections';
 
 export interface Detection {
@@ -63,23 +61,7 @@ export interface CenterNetDetectorOptions {
   modelPath?: string;
 }
 
-interface WeightEntry {
-  name: string;
-  shape: number[];
-  dtype: string;
-  quantization?: { dtype: string };
-}
-
-interface GraphJson {
-  format?: string;
-  generatedBy?: string;
-  convertedBy?: string;
-  signature?: { inputs?: Record<string, { tensorShape?: { dim?: { size: string }[] } }> };
-  modelTopology: { node: { name: string; op: string; attr?: { shape?: { shape?: { dim?: { size: string }[] } } } }[] };
-  weightsManifest: { paths: string[]; weights: WeightEntry[] }[];
-}
-
-function bytesPerElement(w: WeightEntry): number {
+function bytesPerElement(w: tf.io.WeightsManifestEntry): number {
   const q = w.quantization?.dtype;
   if (q) {
     if (q === 'uint8') return 1;
@@ -103,27 +85,13 @@ function sizeConstants(size: number): Record<string, number[]> {
   };
 }
 
-async function loadArtifacts(modelJsonPath: string, size: number): Promise<tf.io.ModelArtifacts> {
-  const json = JSON.parse(await readFile(modelJsonPath, 'utf8')) as GraphJson;
-  // Any height and width: the backbone also embeds crops at the media embedding's size (the head is only run at `size`).
-  const fix = (dims: { size: string }[] | undefined) => {
-    if (dims && dims.length === 4) {
-      dims[0] = { size: '-1' };
-      dims[1] = { size: '-1' };
-      dims[2] = { size: '-1' };
-    }
-  };
-  for (const node of json.modelTopology.node) if (node.op === 'Placeholder' && node.name === INPUT_NODE) fix(node.attr?.shape?.shape?.dim);
-  fix(json.signature?.inputs?.[INPUT_NODE]?.tensorShape?.dim);
+/** The graph with any batch and input size, and the head's size constants rewritten for `size`. */
+function loadArtifacts(modelJsonPath: string, size: number): Promise<tf.io.ModelArtifacts> {
+  // Any batch, height and width: the backbone also embeds crops at the media embedding's size (the head is only run at `size`).
+  return readCenterNetArtifacts(modelJsonPath, { anyBatch: true, patch: (specs, all) => patchSizeConstants(modelJsonPath, specs, all, size) });
+}
 
-  const dir = path.dirname(modelJsonPath);
-  const weightSpecs: WeightEntry[] = [];
-  const shards: Buffer[] = [];
-  for (const group of json.weightsManifest) {
-    weightSpecs.push(...group.weights);
-    for (const p of group.paths) shards.push(await readFile(path.join(dir, p)));
-  }
-  const all = Buffer.concat(shards);
+function patchSizeConstants(modelJsonPath: string, weightSpecs: tf.io.WeightsManifestEntry[], all: Buffer, size: number): void {
   const patches = sizeConstants(size);
   let offset = 0;
   let patched = 0;
@@ -139,15 +107,6 @@ async function loadArtifacts(modelJsonPath: string, size: number): Promise<tf.io
   }
   if (offset !== all.byteLength) throw new Error(`weights of ${modelJsonPath} are ${all.byteLength} bytes, the manifest says ${offset}`);
   if (patched !== Object.keys(patches).length) throw new Error(`${modelJsonPath} is not the CenterNet graph this detector knows`);
-  return {
-    modelTopology: json.modelTopology as unknown as tf.io.ModelArtifacts['modelTopology'],
-    weightSpecs: weightSpecs as tf.io.WeightsManifestEntry[],
-    weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer,
-    format: json.format,
-    generatedBy: json.generatedBy,
-    convertedBy: json.convertedBy,
-    signature: json.signature as object,
-  };
 }
 
 /**
