@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportArchive, parquetRows } from '../support/exports.js';
 import { holdingLock } from '../support/locks.js';
@@ -216,5 +217,33 @@ describe('CSV as editors and spreadsheets write it', () => {
     expect(result.report).toMatchObject({ rows: 3, matched: 2, rejected: 1, rejections: [{ line: 4, reason: 'Invalid Record Length: columns length is 2, got 3 on line 4' }] });
     expect((await fieldsOf('person.jpg')).note).toBe('naïve "quoted"\r\nsecond line \\ and\ttab');
     expect((await fieldsOf('horses.jpg')).note).toBe('日本');
+  });
+});
+
+describe('a failed import', () => {
+  it('an import that fails after writing its rows leaves none behind, nor any change', async () => {
+    const { db } = server.loupe.container.database;
+    const before = await fieldsOf('dog.jpg');
+    const strays = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from field_rows f where not exists (select 1 from versions v where v.id = f.version_id)`.execute(db)).rows[0]!.n);
+    // The import's version is refused when its commit makes it, after its field rows were written.
+    await sql`create function refuse_import_version() returns trigger language plpgsql as $$
+      begin
+        if exists (select 1 from tasks t where t.id = new.task_id and t.task_type = 'CUSTOM_METADATA') then raise exception 'import version refused by the test'; end if;
+        return new;
+      end $$;
+      create trigger refuse_import_version before insert on versions for each row execute function refuse_import_version()`.execute(db);
+    try {
+      const res = await upload('refused.csv', 'file_name,weather\ndog.jpg,hail');
+      expect(res.status).toBe(202);
+      const task = await waitForTask(server, owner, datasetId, res.body.task_id, hasStatus('FAILED'), 'import failed', 30_000);
+      expect(task.error_message).toContain('import version refused by the test');
+    } finally {
+      await sql`drop trigger refuse_import_version on versions; drop function refuse_import_version()`.execute(db);
+    }
+    expect(await fieldsOf('dog.jpg')).toEqual(before);
+    expect(await strays()).toBe(0);
+    expect((await imported('after.csv', 'file_name,weather\ndog.jpg,hail')).report.matched).toBe(1);
+    expect((await fieldsOf('dog.jpg')).weather).toBe('hail');
   });
 });
