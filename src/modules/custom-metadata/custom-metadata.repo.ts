@@ -1,20 +1,16 @@
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { type Db, assumeCachedPages, setWorkMem } from '../../adapters/db/database.js';
+import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { KeyColumn } from '../../core/custom-fields.js';
-import { CUSTOM_FIELDS, changeInsert } from '../versions/version-annotations.js';
+import { CUSTOM_FIELDS, rewriteAnnotations } from '../versions/version-annotations.js';
 
 /** Rows gathered before they go to the database as one write. */
 const WRITE_BYTES = 256 * 1024;
 /** Connections a task's staging COPY is spread over. */
 const COPY_STREAMS = 2;
-/** Transactions a task's field rows are written in, side by side. */
-const WRITE_STREAMS = 2;
-/** Keys of unmatched rows named in the report. */
-const UNMATCHED_KEYS_KEPT = 20;
 
 /** An import's staging rows and their set-based application to a version. */
 export class CustomMetadataRepo {
@@ -23,8 +19,8 @@ export class CustomMetadataRepo {
     private readonly pool: pg.Pool,
   ) {}
 
-  async clear(taskId: string): Promise<void> {
-    await this.db.deleteFrom('custom_metadata_rows').where('task_id', '=', taskId).execute();
+  async clear(taskId: string, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('custom_metadata_rows').where('task_id', '=', taskId).execute();
   }
 
   /**
@@ -80,55 +76,40 @@ export class CustomMetadataRepo {
   }
 
   /**
-   * Writes a task's staged rows as the field rows of `toId`, the version an import forks from `fromId` when it
-   * commits (its rows written first, so the commit only completes it): each row's key matched to fromId's
-   * media (a file_name may name several), its fields merged into what the media had (a media named by several
-   * rows takes the last), and the staged rows cleared. The rows are split by key over WRITE_STREAMS
-   * transactions run side by side, so the database works on more than one core; each commits on its own, and
-   * dropFields takes back what they wrote when the import does not commit. Returns how many field rows were
-   * written, how many rows matched nothing and the first of their keys.
+   * Matches the staged rows to the version's media by key (a file_name may name several media) into the
+   * transaction's temporary table import_matches (line, key, media_id, fields; media_id null where a row
+   * matched nothing), and tells how many rows matched nothing and the first of their keys.
    */
-  async writeFields(fromId: string, toId: string, taskId: string, key: KeyColumn): Promise<{ written: number; unmatched: number; unmatchedKeys: string[] }> {
-    const parts = await Promise.all(Array.from({ length: WRITE_STREAMS }, (_, k) => this.db.transaction().execute((trx) => this.writePart(trx, fromId, toId, taskId, key, k))));
-    const unmatched = parts.flatMap((p) => p.lines.map((line, i) => ({ line, key: p.keys[i]! })));
-    return {
-      written: parts.reduce((n, p) => n + p.written, 0),
-      unmatched: parts.reduce((n, p) => n + p.unmatched, 0),
-      unmatchedKeys: unmatched.sort((a, b) => a.line - b.line).slice(0, UNMATCHED_KEYS_KEPT).map((u) => u.key),
-    };
-  }
-
-  private async writePart(trx: Db, fromId: string, toId: string, taskId: string, key: KeyColumn, part: number) {
+  async match(trx: Db, versionId: string, taskId: string, key: KeyColumn): Promise<{ unmatched: number; unmatchedKeys: string[] }> {
     await setWorkMem(trx, '256MB');
-    await assumeCachedPages(trx);
-    // The planner cannot know how many staged rows a part holds (it guesses a few) nor, on a first import, that
-    // field_rows fills while it is read: a nested loop over it would then rescan a growing table per row.
-    await sql`set local enable_nestloop = off`.execute(trx);
-    // Every row naming one key lands in one part: the media a key names are matched, and a media's last row picked, there.
-    const inPart = (text: RawBuilder<unknown>) => sql`(hashtext(${text}) & 2147483647) % ${WRITE_STREAMS} = ${part}`;
     const media =
       key === 'media_id'
-        ? sql`left join version_members k on k.version_id = ${fromId}::uuid and k.media_id = s.key::uuid`
-        : sql`left join (select m.file_name, m.id as media_id from media m join version_members vm on vm.version_id = ${fromId}::uuid and vm.media_id = m.id
-            where ${inPart(sql`m.file_name`)}) k on k.file_name = s.key`;
-    const picked = sql`select distinct on (media_id) media_id, fields from matches where media_id is not null order by media_id, line desc`;
-    const insert = await changeInsert(trx, CUSTOM_FIELDS, fromId, toId, picked, { custom_fields: sql`a.custom_fields || p.fields` });
-    const { rows } = await sql<{ written: number; unmatched: number; lines: number[] | null; keys: string[] | null }>`
-      with matches as materialized (
-        select s.line, s.key, k.media_id, s.fields from custom_metadata_rows s ${media} where s.task_id = ${taskId}::uuid and ${inPart(sql`s.key`)}),
-      written as (${insert} returning 1)
-      select (select count(*) from written)::int as written, count(*) filter (where media_id is null)::int as unmatched,
-        (array_agg(line order by line) filter (where media_id is null))[1:${UNMATCHED_KEYS_KEPT}] as lines,
-        (array_agg(key order by line) filter (where media_id is null))[1:${UNMATCHED_KEYS_KEPT}] as keys
-      from matches`.execute(trx);
-    await sql`delete from custom_metadata_rows s where s.task_id = ${taskId}::uuid and ${inPart(sql`s.key`)}`.execute(trx);
-    const row = rows[0]!;
-    return { written: row.written, unmatched: row.unmatched, lines: row.lines ?? [], keys: row.keys ?? [] };
+        ? sql`left join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = s.key::uuid`
+        : sql`left join (media m join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id) on m.file_name = s.key`;
+    await sql`create temp table import_matches on commit drop as
+      select s.line, s.key, vm.media_id, s.fields from custom_metadata_rows s ${media} where s.task_id = ${taskId}::uuid`.execute(trx);
+    const { rows } = await sql<{ unmatched: number; keys: string[] | null }>`select count(*)::int as unmatched,
+      (array_agg(key order by line))[1:20] as keys from import_matches where media_id is null`.execute(trx);
+    return { unmatched: rows[0]!.unmatched, unmatchedKeys: rows[0]!.keys ?? [] };
   }
 
-  /** Takes back the field rows writeFields wrote for a version that was not made. */
-  async dropFields(versionId: string): Promise<void> {
-    await this.db.deleteFrom('field_rows').where('version_id', '=', versionId).execute();
+  /**
+   * Merges the matched fields (after match(), in its transaction) into the annotations of `toId`, just forked
+   * from `fromId`; a media named by several rows takes the last. Returns how many media changed.
+   */
+  async applyFields(trx: Db, fromId: string, toId: string): Promise<number> {
+    const merge = { custom_fields: sql`a.custom_fields || p.fields` };
+    // A file usually names each media once: written straight from the matches, a media named twice breaks the
+    // version's key and the matches are narrowed to each media's last row instead (a sort of all of them).
+    await sql`savepoint apply_fields`.execute(trx);
+    try {
+      return await rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, sql`select media_id, fields from import_matches where media_id is not null`, merge);
+    } catch (err) {
+      if ((err as { code?: string }).code !== '23505') throw err;
+      await sql`rollback to savepoint apply_fields`.execute(trx);
+      const last = sql`select distinct on (media_id) media_id, fields from import_matches where media_id is not null order by media_id, line desc`;
+      return rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, last, merge);
+    }
   }
 
   /** Keeps the import's report on its task row (config.report), in the commit's transaction. */

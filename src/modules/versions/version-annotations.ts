@@ -97,53 +97,11 @@ export async function carryAnnotations(trx: Db, fromId: string, toId: string, ex
 }
 
 /**
- * The INSERT of a change to one layer into `toId`, a version forked (or to be forked) from `fromId` that holds
- * none of the layer's rows yet: each media `picked` selects (a query of `media_id` and whatever `changes` read
- * as `p`; each media once) that `where` (over `a` and `p`) keeps gets a row with `changes` applied. Only
- * changed media are written: a picked media left as it was keeps its row, inherited or carried by
- * completeRewrite. Run it in a transaction that assumes cached pages (assumeCachedPages).
- */
-export async function changeInsert(
-  db: Db,
-  layer: AnnotationLayer,
-  fromId: string,
-  toId: string,
-  picked: RawBuilder<unknown>,
-  changes: AnnotationChanges,
-  where: RawBuilder<boolean> = sql<boolean>`true`,
-): Promise<RawBuilder<unknown>> {
-  const base = await baseOf(db, layer, fromId);
-  const names = Object.keys(layer.columns);
-  const inherited = base
-    ? sql`left join ${sql.table(layer.rows)} b on b.version_id = ${base}::uuid and b.media_id = p.media_id`
-    : sql`left join (select ${sql.raw(names.map((c) => `${layer.columns[c]} as ${c}`).join(', '))}) b on false`;
-  const current = names.map((c) => sql`case when o.media_id is not null then o.${sql.ref(c)} else coalesce(b.${sql.ref(c)}, ${sql.raw(layer.columns[c]!)}) end as ${sql.ref(c)}`);
-  const values = names.map((c) => changes[c] ?? sql.ref(`a.${c}`));
-  return sql`insert into ${sql.table(layer.rows)} (version_id, ${columnList(layer)})
-    select ${toId}::uuid, p.media_id, ${sql.join(values)}
-    from (${picked}) p
-    left join ${sql.table(layer.rows)} o on o.version_id = ${fromId}::uuid and o.media_id = p.media_id
-    ${inherited}
-    cross join lateral (select ${sql.join(current)}) a
-    where ${where}
-    -- In key order the new rows fill the index's pages one after another (measured: 1M rows 40 % faster).
-    order by p.media_id`;
-}
-
-/**
- * Completes `toId` after `written` rows of a change to `layer` (changeInsert): the rest of that layer and every
- * other layer of `fromId`, at the cost of fromId's own rows where it is a delta.
- */
-export async function completeRewrite(trx: Db, layer: AnnotationLayer, fromId: string, toId: string, written: number): Promise<void> {
-  await carry(trx, layer, fromId, toId, written);
-  await carryAnnotations(trx, fromId, toId, layer);
-}
-
-/**
- * A change to one layer into `toId`, just forked from `fromId` and holding no annotations yet (changeInsert),
- * and the rest of `fromId`'s annotations (completeRewrite). Plain inserts, never an update; cost: the rows
- * changed plus `fromId`'s own rows where it is a delta, whatever the dataset's size. Returns how many media
- * changed.
+ * A change to one layer into `toId`, just forked from `fromId` and holding no annotations yet: the media
+ * `picked` selects (a query of `media_id` and whatever `changes` read as `p`), each once, that `where`
+ * (over `a` and `p`) keeps get a row with `changes` applied, and `toId` gets the rest of `fromId`'s
+ * annotations, of this layer and the others. Plain inserts, never an update; cost: the rows changed plus
+ * `fromId`'s own rows where it is a delta, whatever the dataset's size. Returns how many media changed.
  */
 export async function rewriteAnnotations(
   trx: Db,
@@ -155,8 +113,26 @@ export async function rewriteAnnotations(
   where: RawBuilder<boolean> = sql<boolean>`true`,
 ): Promise<number> {
   await assumeCachedPages(trx);
-  const result = await (await changeInsert(trx, layer, fromId, toId, picked, changes, where)).execute(trx);
+  const base = await baseOf(trx, layer, fromId);
+  const names = Object.keys(layer.columns);
+  const inherited = base
+    ? sql`left join ${sql.table(layer.rows)} b on b.version_id = ${base}::uuid and b.media_id = p.media_id`
+    : sql`left join (select ${sql.raw(names.map((c) => `${layer.columns[c]} as ${c}`).join(', '))}) b on false`;
+  const current = names.map((c) => sql`case when o.media_id is not null then o.${sql.ref(c)} else coalesce(b.${sql.ref(c)}, ${sql.raw(layer.columns[c]!)}) end as ${sql.ref(c)}`);
+  const values = names.map((c) => changes[c] ?? sql.ref(`a.${c}`));
+  // Only changed media are written: a picked media left as it was keeps its row, inherited or carried below.
+  const result = await sql`with p as (${picked})
+    insert into ${sql.table(layer.rows)} (version_id, ${columnList(layer)})
+    select ${toId}::uuid, p.media_id, ${sql.join(values)}
+    from p
+    left join ${sql.table(layer.rows)} o on o.version_id = ${fromId}::uuid and o.media_id = p.media_id
+    ${inherited}
+    cross join lateral (select ${sql.join(current)}) a
+    where ${where}
+    -- In key order the new rows fill the index's pages one after another (measured: 1M rows 40 % faster).
+    order by p.media_id`.execute(trx);
   const changed = Number(result.numAffectedRows ?? 0n);
-  await completeRewrite(trx, layer, fromId, toId, changed);
+  await carry(trx, layer, fromId, toId, changed);
+  await carryAnnotations(trx, fromId, toId, layer);
   return changed;
 }

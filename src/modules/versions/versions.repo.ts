@@ -112,17 +112,9 @@ export class VersionsRepo {
    * that rewrites them all: an index); `delta` copies none: the new version inherits the rows of the
    * head's base (the head itself, sealed for that, when it has none) and copies only the head's own
    * rows, so its cost is what changed since the base, not the dataset's size. Annotations are carried the
-   * same way, unless `annotations` is 'written by the caller' (rewriteAnnotations does both). `id` is the new
-   * version's id when the caller fixed it (an import writes its rows first).
+   * same way, unless `annotations` is 'written by the caller' (rewriteAnnotations does both).
    */
-  async fork(
-    trx: Db,
-    datasetId: string,
-    taskId: string | null = null,
-    kind: ForkKind = 'full',
-    annotations: 'carried' | 'written by the caller' = 'carried',
-    id?: string,
-  ): Promise<string> {
+  async fork(trx: Db, datasetId: string, taskId: string | null = null, kind: ForkKind = 'full', annotations: 'carried' | 'written by the caller' = 'carried'): Promise<string> {
     const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
     const headId = head.head_version_id;
     const headRow = headId ? await trx.selectFrom('versions').select(['base_id', 'field_types']).where('id', '=', headId).executeTakeFirstOrThrow() : null;
@@ -130,14 +122,13 @@ export class VersionsRepo {
     if (kind === 'delta' && headId && headBase && (await this.ownsMost(trx, headId, headBase))) kind = 'full';
     const baseId = kind === 'delta' && headId ? (headBase ?? headId) : null;
     if (baseId) await this.seal(trx, baseId);
-    const fields = JSON.stringify(headRow?.field_types ?? {}) as never;
-    const { id: versionId } = await trx
+    const { id } = await trx
       .insertInto('versions')
-      .values({ ...(id ? { id } : {}), dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: baseId, field_types: fields })
+      .values({ dataset_id: datasetId, parent_id: headId, task_id: taskId, base_id: baseId, field_types: JSON.stringify(headRow?.field_types ?? {}) as never })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (baseId) {
-      await trx.insertInto('version_bases').values({ version_id: versionId, base_id: baseId }).execute();
+      await trx.insertInto('version_bases').values({ version_id: id, base_id: baseId }).execute();
       // The table stays far below autovacuum's thresholds; without statistics the planner reads a delta's
       // inherited rows by index probes (measured: Explore at 1M media 4.4 s instead of 2.2 s).
       await sql`analyze version_bases`.execute(trx);
@@ -145,16 +136,16 @@ export class VersionsRepo {
     if (headId && baseId !== headId) {
       // full: every row the head has (own and inherited); delta over the head's base: the head's own rows.
       const source = baseId ? sql`version_rows` : sql`version_media`;
-      await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${versionId}::uuid, ${ROW_STATE}
+      await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${id}::uuid, ${ROW_STATE}
         from ${source} where version_id = ${headId}::uuid`.execute(trx);
     }
     if (headId) {
       // The head's ANN index serves the fork until a change rewrites it (an index, a batch attached to it).
       await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, params)
-        select ${versionId}::uuid, model, dimensions, item_count, mean, ann_blob_hash, params from version_indexes where version_id = ${headId}::uuid`.execute(trx);
-      if (annotations === 'carried') await carryAnnotations(trx, headId, versionId);
+        select ${id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, params from version_indexes where version_id = ${headId}::uuid`.execute(trx);
+      if (annotations === 'carried') await carryAnnotations(trx, headId, id);
     }
-    return versionId;
+    return id;
   }
 
   /**
