@@ -226,24 +226,28 @@ describe('a failed import', () => {
     const before = await fieldsOf('dog.jpg');
     const strays = async () =>
       Number((await sql<{ n: string }>`select count(*) as n from field_rows f where not exists (select 1 from versions v where v.id = f.version_id)`.execute(db)).rows[0]!.n);
-    // The import's version is refused when its commit makes it, after its field rows were written.
+    // The commit fails when it records the field types on the import's version, after writing its field rows.
     await sql`create function refuse_import_version() returns trigger language plpgsql as $$
       begin
-        if exists (select 1 from tasks t where t.id = new.task_id and t.task_type = 'CUSTOM_METADATA') then raise exception 'import version refused by the test'; end if;
+        if new.field_types is distinct from old.field_types and exists (select 1 from tasks t where t.id = new.task_id and t.task_type = 'CUSTOM_METADATA')
+        then raise exception 'import version refused by the test'; end if;
         return new;
       end $$;
-      create trigger refuse_import_version before insert on versions for each row execute function refuse_import_version()`.execute(db);
+      create trigger refuse_import_version before update on versions for each row execute function refuse_import_version()`.execute(db);
+    let taskId!: string;
     try {
-      const res = await upload('refused.csv', 'file_name,weather\ndog.jpg,hail');
+      const res = await upload('refused.csv', 'file_name,probe\ndog.jpg,hail');
       expect(res.status).toBe(202);
-      const task = await waitForTask(server, owner, datasetId, res.body.task_id, hasStatus('FAILED'), 'import failed', 30_000);
+      taskId = res.body.task_id;
+      const task = await waitForTask(server, owner, datasetId, taskId, hasStatus('FAILED'), 'import failed', 30_000);
       expect(task.error_message).toContain('import version refused by the test');
     } finally {
       await sql`drop trigger refuse_import_version on versions; drop function refuse_import_version()`.execute(db);
     }
     expect(await fieldsOf('dog.jpg')).toEqual(before);
     expect(await strays()).toBe(0);
-    expect((await imported('after.csv', 'file_name,weather\ndog.jpg,hail')).report.matched).toBe(1);
-    expect((await fieldsOf('dog.jpg')).weather).toBe('hail');
+    expect(await db.selectFrom('versions').select('id').where('task_id', '=', taskId).execute()).toEqual([]);
+    expect((await imported('after.csv', 'file_name,probe\ndog.jpg,hail')).report.matched).toBe(1);
+    expect((await fieldsOf('dog.jpg')).probe).toBe('hail');
   });
 });
