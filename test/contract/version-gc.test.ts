@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { createDataset, form, photo, waitForDataset } from '../support/ingest.js';
+import { holdingLock } from '../support/locks.js';
 import { createHash } from 'node:crypto';
 
 let server: TestServer;
@@ -126,5 +127,19 @@ describe('the version sweep (issue 6: garbage)', () => {
     expect(full.rows[0]).toEqual({ base_id: null, n: 5 });
     await waitFor(async () => (!(await versionExists(head)) && !(await versionExists(base)) ? true : undefined), 10_000, 'delta and base swept');
     expect((await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}`)).body.n_images).toBe(5);
+  });
+
+  it('leaves the versions of a dataset whose row a change holds for a later sweep (they deadlocked with edits)', async () => {
+    const { db } = server.loupe.container.database;
+    const { datasetId } = await createDataset(server, owner, 'gc-held', [[photo('dog.jpg')]]);
+    // A version nothing holds, released in the future so no sweep takes it before the dataset's row is held.
+    const { rows } = await sql<{ id: string }>`insert into versions (dataset_id, released_at) values (${datasetId}::uuid, now() + interval '1 hour') returning id`.execute(db);
+    const loose = rows[0]!.id;
+    await holdingLock(server, sql`select 1 from datasets where id = ${datasetId}::uuid for update`, async () => {
+      await sql`update versions set released_at = now() - interval '1 hour' where id = ${loose}::uuid`.execute(db);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await versionExists(loose)).toBe(true);
+    });
+    await waitFor(async () => (!(await versionExists(loose)) ? true : undefined), 10_000, 'released version swept once the row is free');
   });
 });

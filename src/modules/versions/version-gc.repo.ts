@@ -19,8 +19,8 @@ export class VersionGcRepo {
   async sweep(options: { releasedBefore: Date; purgeDeletedBefore: Date; limit: number }): Promise<VersionSweepResult> {
     return this.db.transaction().execute(async (trx) => {
       const purged = await trx.deleteFrom('snapshots').where('deleted_at', '<', options.purgeDeletedBefore).executeTakeFirst();
-      const doomed = await sql<{ id: string }>`
-        select v.id from versions v
+      const candidates = await sql<{ id: string; dataset_id: string | null }>`
+        select v.id, v.dataset_id from versions v
         where coalesce(v.released_at, v.created_at) < ${options.releasedBefore}
           and not exists (select 1 from datasets d where d.head_version_id = v.id)
           and not exists (select 1 from snapshots s where s.version_id = v.id)
@@ -33,7 +33,16 @@ export class VersionGcRepo {
         order by coalesce(v.released_at, v.created_at)
         limit ${options.limit}
         for update skip locked`.execute(trx);
-      const ids = doomed.rows.map((r) => r.id);
+      // The versions of a dataset whose row a change holds (an edit or a task's commit, which lock it first) wait for
+      // the next sweep: the sweep's cascades (a child's parent_id set null) and that change's own writes to the same
+      // versions deadlocked, failing the edit.
+      const datasetIds = [...new Set(candidates.rows.flatMap((r) => (r.dataset_id ? [r.dataset_id] : [])))];
+      const free = new Set(
+        datasetIds.length === 0
+          ? []
+          : (await sql<{ id: string }>`select id from datasets where id = any(${datasetIds}::uuid[]) for no key update skip locked`.execute(trx)).rows.map((r) => r.id),
+      );
+      const ids = candidates.rows.filter((r) => r.dataset_id === null || free.has(r.dataset_id)).map((r) => r.id);
       if (ids.length === 0) return { snapshotsPurged: Number(purged.numDeletedRows), versionsDeleted: 0, mediaDeleted: 0 };
 
       await sql`create temp table gc_media on commit drop as
