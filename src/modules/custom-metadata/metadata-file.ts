@@ -43,10 +43,10 @@ export async function* metadataRows(blobs: BlobStore, file: MetadataFile, onHead
     return;
   }
   const stream = await blobs.open(file.blobHash);
-  if (onBytes) stream.on('data', (chunk: Buffer) => onBytes(chunk.length));
+  const body = onBytes ? counted(stream, onBytes) : stream;
   try {
-    if (file.format === 'csv') yield* readCsvRows(stream, onHeader);
-    else yield* readJsonLines(stream);
+    if (file.format === 'csv') yield* readCsvRows(body, onHeader);
+    else yield* readJsonLines(body);
   } finally {
     stream.destroy();
   }
