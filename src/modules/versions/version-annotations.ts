@@ -37,8 +37,11 @@ const LAYERS = [TAGS_AND_LABELS, CUSTOM_FIELDS];
  */
 export type AnnotationChanges = Record<string, RawBuilder<unknown>>;
 
-/** A version that would own more than this many rows of a layer, and at least half its base's, is written whole. */
-const FULL_SET_FLOOR = 50_000;
+/**
+ * A delta that would own more than this many rows, and at least half its base's, is written whole instead: the
+ * same rule for a layer here and for version rows (VersionsRepo.fork).
+ */
+export const FULL_SET_FLOOR = 50_000;
 
 const columnList = (layer: AnnotationLayer, alias?: string) =>
   sql.raw(['media_id', ...Object.keys(layer.columns)].map((c) => (alias ? `${alias}.${c}` : c)).join(', '));

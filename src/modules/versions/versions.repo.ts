@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import type { DatasetStatus } from '../../core/dataset-status.js';
-import { carryAnnotations } from './version-annotations.js';
+import { FULL_SET_FLOOR, carryAnnotations } from './version-annotations.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
 export const ROW_COLUMNS = [
@@ -149,15 +149,14 @@ export class VersionsRepo {
   }
 
   /**
-   * Whether a delta head owns so many rows (over 50,000 and at least half its base's) that a delta fork,
+   * Whether a delta head owns so many rows (over FULL_SET_FLOOR and at least half its base's) that a delta fork,
    * which copies them, costs about a full copy: then a full fork is made instead, once, and the forks after
    * it (over it, sealed, as their base) copy nothing. Counts stop early for small deltas.
    */
   private async ownsMost(trx: Db, headId: string, baseId: string): Promise<boolean> {
-    const floor = 50_000;
     const { rows } = await sql<{ own: number }>`select count(*)::int as own from (select 1 from version_rows
-      where version_id = ${headId}::uuid limit ${floor + 1}) s`.execute(trx);
-    if (rows[0]!.own <= floor) return false;
+      where version_id = ${headId}::uuid limit ${FULL_SET_FLOOR + 1}) s`.execute(trx);
+    if (rows[0]!.own <= FULL_SET_FLOOR) return false;
     const { rows: all } = await sql<{ own: number; base: number }>`select
       (select count(*)::int from version_rows where version_id = ${headId}::uuid) as own,
       (select count(*)::int from version_rows where version_id = ${baseId}::uuid) as base`.execute(trx);
