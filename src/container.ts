@@ -85,7 +85,7 @@ export interface Container {
   config: Config;
   database: DatabaseHandle;
   blobs: BlobStore;
-  repos: { tasks: TasksRepo; media: MediaRepo; blobGc: BlobGcRepo; versionGc: VersionGcRepo; exports: ExportsRepo };
+  repos: { tasks: TasksRepo; media: MediaRepo; blobGc: BlobGcRepo; versionGc: VersionGcRepo; exports: ExportsRepo; customMetadata: CustomMetadataRepo };
   services: Services;
   jobDeps: JobDeps;
   /** Alert evaluation; server.ts starts it in the worker role. */
@@ -210,7 +210,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     config,
     database,
     blobs,
-    repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db), exports: exportsRepo },
+    repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db), exports: exportsRepo, customMetadata: customMetadataRepo },
     services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
     jobDeps,
     alerts,

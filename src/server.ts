@@ -107,6 +107,7 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
           purgeDeletedAfterSeconds: config.snapshotPurgeAfterSeconds,
         },
         exports: container.repos.exports,
+        staging: container.repos.customMetadata,
         intervalMs: options.workerTimings?.blobGcIntervalMs ?? 60_000,
       });
       container.alerts.start(config.alertSweepSeconds * 1000);

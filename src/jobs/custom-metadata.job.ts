@@ -58,15 +58,14 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
               unmatched_keys: matches.unmatchedKeys,
             };
             await deps.customMetadata.saveReport(trx, ctx.taskId, report);
-            await deps.customMetadata.clear(ctx.taskId, trx);
             return report;
           },
           (r) => `Imported ${Object.keys(config.types).length} field(s) from ${r.rows} row(s): ${r.matched} matched, ${r.unmatched} unmatched, ${r.rejected} rejected`,
         );
-      } catch (err) {
-        await deps.customMetadata.clear(ctx.taskId).catch(() => {});
-        throw err;
       } finally {
+        // Outside the commit, so deleting a million staged rows neither holds the dataset nor delays COMPLETED;
+        // rows a crash leaves here go with the garbage sweep.
+        await deps.customMetadata.clear(ctx.taskId).catch((err: unknown) => ctx.log.warn({ err }, 'staged rows left for the sweep'));
         // The file is only needed while the task is active; the sweep keeps it while it is (blob-gc.repo).
         await deps.blobGc.queue([config.blob_hash]);
       }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportArchive, parquetRows } from '../support/exports.js';
@@ -249,5 +250,29 @@ describe('a failed import', () => {
     expect(await db.selectFrom('versions').select('id').where('task_id', '=', taskId).execute()).toEqual([]);
     expect((await imported('after.csv', 'file_name,probe\ndog.jpg,hail')).report.matched).toBe(1);
     expect((await fieldsOf('dog.jpg')).probe).toBe('hail');
+  });
+});
+
+describe('staged rows', () => {
+  it('stay while their import runs, go once it ends, and rows an ended task left behind are swept', async () => {
+    const { db } = server.loupe.container.database;
+    const staged = async (taskId: string) =>
+      Number((await sql<{ n: string }>`select count(*) as n from custom_metadata_rows where task_id = ${taskId}::uuid`.execute(db)).rows[0]!.n);
+    let taskId!: string;
+    // The commit waits to write its field rows: the import has staged its rows and stays RUNNING while sweeps pass.
+    await holdingLock(server, 'lock table field_rows in exclusive mode', async () => {
+      const res = await upload('held.csv', 'file_name,held\ndog.jpg,1\nkite.jpg,2');
+      expect(res.status).toBe(202);
+      taskId = res.body.task_id;
+      await waitFor(async () => ((await staged(taskId)) === 2 ? true : undefined), 30_000, 'rows staged');
+      await sleep(1_000);
+      expect(await staged(taskId)).toBe(2);
+    });
+    await waitForTask(server, owner, datasetId, taskId, hasStatus('COMPLETED'), 'import done', 30_000);
+    await waitFor(async () => ((await staged(taskId)) === 0 ? true : undefined), 10_000, 'staged rows cleared');
+    expect((await fieldsOf('kite.jpg')).held).toBe(2);
+    // What a process that stopped between the commit and the clear leaves behind.
+    await sql`insert into custom_metadata_rows (task_id, line, key, fields) values (${taskId}::uuid, 2, 'dog.jpg', '{}')`.execute(db);
+    await waitFor(async () => ((await staged(taskId)) === 0 ? true : undefined), 10_000, 'left rows swept');
   });
 });

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { KeyColumn } from '../../core/custom-fields.js';
+import { ACTIVE_STATUSES } from '../../core/tasks.js';
 import { CUSTOM_FIELDS, rewriteAnnotations } from '../versions/version-annotations.js';
 
 /** Rows gathered before they go to the database as one write. */
@@ -19,8 +20,18 @@ export class CustomMetadataRepo {
     private readonly pool: pg.Pool,
   ) {}
 
-  async clear(taskId: string, db: Db = this.db): Promise<void> {
-    await db.deleteFrom('custom_metadata_rows').where('task_id', '=', taskId).execute();
+  async clear(taskId: string): Promise<void> {
+    await this.db.deleteFrom('custom_metadata_rows').where('task_id', '=', taskId).execute();
+  }
+
+  /**
+   * Deletes the staged rows of tasks no longer active, which a process that stopped between an import's commit
+   * (or failure) and its clear() leaves behind. Rows a task stages after this statement starts are not seen.
+   */
+  async sweepStaging(): Promise<number> {
+    const result = await sql`delete from custom_metadata_rows s
+      where not exists (select 1 from tasks t where t.id = s.task_id and t.status in (${sql.join(ACTIVE_STATUSES)}))`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0n);
   }
 
   /**
