@@ -13,7 +13,7 @@ export interface BlobGcOptions {
   versions: { repo: VersionGcRepo; graceSeconds: number; purgeDeletedAfterSeconds: number };
   /** Expired exports are deleted first, their archives queued. */
   exports: { expire(now: Date): Promise<number> };
-  /** Staged import rows of tasks no longer active are deleted first. */
+  /** Staging tables of imports no longer active are dropped first. */
   staging: { sweepStaging(): Promise<number> };
   intervalMs: number;
 }
@@ -22,7 +22,7 @@ const BATCH = 500;
 /** Versions deleted per transaction: each may carry a million rows. */
 const VERSION_BATCH = 20;
 
-/** The garbage sweep: expired exports, staged rows of ended imports, unreferenced versions, then queued blobs nothing references; returns a stop function. */
+/** The garbage sweep: expired exports, staging tables of ended imports, unreferenced versions, then queued blobs nothing references; returns a stop function. */
 export function startBlobGc(options: BlobGcOptions): () => void {
   let running = false;
   const sweep = async () => {
@@ -31,8 +31,8 @@ export function startBlobGc(options: BlobGcOptions): () => void {
     try {
       const expired = await options.exports.expire(new Date());
       if (expired > 0) options.log.info({ expired }, 'expired exports removed');
-      const staged = await options.staging.sweepStaging();
-      if (staged > 0) options.log.info({ staged }, 'staged rows of ended imports removed');
+      const staging = await options.staging.sweepStaging();
+      if (staging > 0) options.log.info({ tables: staging }, 'staging tables of ended imports dropped');
       await sweepVersions(options);
       for (;;) {
         const hashes = await options.queue.takeUnreferenced(new Date(Date.now() - options.graceSeconds * 1000), BATCH);

@@ -15,7 +15,7 @@ const REJECTIONS_KEPT = 100;
  * The streaming phase of CUSTOM_METADATA: the whole file read once, each row checked against the types fixed at
  * the request, the good rows copied into staging as they are read (the reader waits for the database, so memory
  * stays flat), the bad ones counted and the first kept with their reasons. On failure the COPYs are cancelled;
- * rows one of them may have kept are cleared by the job.
+ * rows one of them may have kept go with the staging table, which the job drops.
  */
 export async function stageFile(deps: { blobs: BlobStore; customMetadata: CustomMetadataRepo }, ctx: TaskContext, config: ImportConfig) {
   const file = { blobHash: config.blob_hash, format: config.format, size: config.size };

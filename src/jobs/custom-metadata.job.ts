@@ -19,8 +19,8 @@ export interface CustomMetadataDeps {
 }
 
 /**
- * CUSTOM_METADATA: the whole file streamed once into staging (each row checked against the types fixed at
- * the request; bad rows rejected with their reason), then, in the commit and under the dataset row lock, a
+ * CUSTOM_METADATA: the whole file streamed once into a staging table of its own, dropped when the task ends (each
+ * row checked against the types fixed at the request; bad rows rejected with their reason), then, in the commit and under the dataset row lock, a
  * delta fork of the head as it is then, the fields merged set-based into its annotations, the field types
  * recorded on the version, the head swapped and the report kept on the task. A failure changes nothing; a
  * rerun starts over.
@@ -30,7 +30,7 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
     type: 'CUSTOM_METADATA',
     async handler(ctx) {
       const config = ctx.config as ImportConfig;
-      await deps.customMetadata.clear(ctx.taskId);
+      await deps.customMetadata.prepare(ctx.taskId);
       try {
         const { counts, rejections } = await stageFile(deps, ctx, config);
         if (counts.rows === 0) throw new Error('The file has no rows');
@@ -63,9 +63,8 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
           (r) => `Imported ${Object.keys(config.types).length} field(s) from ${r.rows} row(s): ${r.matched} matched, ${r.unmatched} unmatched, ${r.rejected} rejected`,
         );
       } finally {
-        // Outside the commit, so deleting a million staged rows neither holds the dataset nor delays COMPLETED;
-        // rows a crash leaves here go with the garbage sweep.
-        await deps.customMetadata.clear(ctx.taskId).catch((err: unknown) => ctx.log.warn({ err }, 'staged rows left for the sweep'));
+        // A staging table a crash leaves here goes with the garbage sweep.
+        await deps.customMetadata.discard(ctx.taskId).catch((err: unknown) => ctx.log.warn({ err }, 'staging table left for the sweep'));
         // The file is only needed while the task is active; the sweep keeps it while it is (blob-gc.repo).
         await deps.blobGc.queue([config.blob_hash]);
       }

@@ -166,7 +166,8 @@ describe('bad files get 400 and change nothing', () => {
 describe('while an import runs, and across snapshots', () => {
   it('blocks snapshot creation and another import (409) but not edits, which survive its commit', async () => {
     let taskId!: string;
-    await holdingLock(server, 'lock table custom_metadata_rows in access exclusive mode', async () => {
+    // Each import makes its staging table like this one: it waits at its start.
+    await holdingLock(server, 'lock table import_staging.template in access exclusive mode', async () => {
       const res = await upload('slow.csv', 'file_name,mood\ndog.jpg,happy');
       expect(res.status).toBe(202);
       taskId = res.body.task_id;
@@ -254,10 +255,13 @@ describe('a failed import', () => {
 });
 
 describe('staged rows', () => {
-  it('stay while their import runs, go once it ends, and rows an ended task left behind are swept', async () => {
+  it('stay while their import runs, go once it ends, and a staging table an ended task left behind is swept', async () => {
     const { db } = server.loupe.container.database;
-    const staged = async (taskId: string) =>
-      Number((await sql<{ n: string }>`select count(*) as n from custom_metadata_rows where task_id = ${taskId}::uuid`.execute(db)).rows[0]!.n);
+    const table = (taskId: string) => sql.raw(`import_staging."${taskId}"`);
+    const staged = async (taskId: string) => {
+      const { rows } = await sql<{ exists: boolean }>`select to_regclass(${`import_staging."${taskId}"`}) is not null as exists`.execute(db);
+      return rows[0]!.exists ? Number((await sql<{ n: string }>`select count(*) as n from ${table(taskId)}`.execute(db)).rows[0]!.n) : null;
+    };
     let taskId!: string;
     // The commit waits to write its field rows: the import has staged its rows and stays RUNNING while sweeps pass.
     await holdingLock(server, 'lock table field_rows in exclusive mode', async () => {
@@ -269,10 +273,11 @@ describe('staged rows', () => {
       expect(await staged(taskId)).toBe(2);
     });
     await waitForTask(server, owner, datasetId, taskId, hasStatus('COMPLETED'), 'import done', 30_000);
-    await waitFor(async () => ((await staged(taskId)) === 0 ? true : undefined), 10_000, 'staged rows cleared');
+    await waitFor(async () => ((await staged(taskId)) === null ? true : undefined), 10_000, 'staging table dropped');
     expect((await fieldsOf('kite.jpg')).held).toBe(2);
-    // What a process that stopped between the commit and the clear leaves behind.
-    await sql`insert into custom_metadata_rows (task_id, line, key, fields) values (${taskId}::uuid, 2, 'dog.jpg', '{}')`.execute(db);
-    await waitFor(async () => ((await staged(taskId)) === 0 ? true : undefined), 10_000, 'left rows swept');
+    // What a process that stopped between the commit and the drop leaves behind.
+    await sql`create unlogged table ${table(taskId)} (like import_staging.template)`.execute(db);
+    await sql`insert into ${table(taskId)} (line, key, fields) values (2, 'dog.jpg', '{}')`.execute(db);
+    await waitFor(async () => ((await staged(taskId)) === null ? true : undefined), 10_000, 'left table swept');
   });
 });

@@ -163,8 +163,6 @@ export interface Database {
   saved_views: SavedViewsTable;
   saved_view_recipients: SavedViewRecipientsTable;
   notifications: NotificationsTable;
-  /** An import's validated rows, staged until its commit applies them (unlogged). */
-  custom_metadata_rows: { task_id: string; line: number; key: string; fields: Record<string, unknown> };
 }
 
 export type UserRow = Selectable<UsersTable>;

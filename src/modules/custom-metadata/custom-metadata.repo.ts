@@ -13,25 +13,36 @@ const WRITE_BYTES = 256 * 1024;
 /** Connections a task's staging COPY is spread over. */
 const COPY_STREAMS = 2;
 
-/** An import's staging rows and their set-based application to a version. */
+/** An import's staged rows, in a table of its own (migration 0024), and their set-based application to a version. */
 export class CustomMetadataRepo {
   constructor(
     private readonly db: Db,
     private readonly pool: pg.Pool,
   ) {}
 
-  async clear(taskId: string): Promise<void> {
-    await this.db.deleteFrom('custom_metadata_rows').where('task_id', '=', taskId).execute();
+  /** A new, empty staging table for the task (a rerun starts over). */
+  async prepare(taskId: string): Promise<void> {
+    const table = sql.raw(stagingTable(taskId));
+    await sql`drop table if exists ${table}`.execute(this.db);
+    await sql`create unlogged table ${table} (like import_staging.template)`.execute(this.db);
+  }
+
+  async discard(taskId: string): Promise<void> {
+    await sql`drop table if exists ${sql.raw(stagingTable(taskId))}`.execute(this.db);
   }
 
   /**
-   * Deletes the staged rows of tasks no longer active, which a process that stopped between an import's commit
-   * (or failure) and its clear() leaves behind. Rows a task stages after this statement starts are not seen.
+   * Drops the staging tables of tasks no longer active, which a process that stopped between an import's end
+   * and its discard() leaves behind. A task never becomes active again once it has ended, so none of these is
+   * in use. Returns how many went.
    */
   async sweepStaging(): Promise<number> {
-    const result = await sql`delete from custom_metadata_rows s
-      where not exists (select 1 from tasks t where t.id = s.task_id and t.status in (${sql.join(ACTIVE_STATUSES)}))`.execute(this.db);
-    return Number(result.numAffectedRows ?? 0n);
+    const { rows } = await sql<{ task_id: string }>`select c.relname as task_id from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'import_staging' and c.relkind = 'r' and c.relname ~ '^[0-9a-f-]{36}$'
+        and not exists (select 1 from tasks t where t.id::text = c.relname and t.status in (${sql.join(ACTIVE_STATUSES)}))`.execute(this.db);
+    for (const { task_id } of rows) await this.discard(task_id);
+    return rows.length;
   }
 
   /**
@@ -40,8 +51,7 @@ export class CustomMetadataRepo {
    * COPY_STREAMS connections, so the database parses rows on more than one core while this process reads.
    */
   async stager(taskId: string): Promise<Stager> {
-    const copies = await Promise.all(Array.from({ length: COPY_STREAMS }, () => openCopy(this.pool)));
-    const task = Buffer.from(taskId.replace(/-/g, ''), 'hex');
+    const copies = await Promise.all(Array.from({ length: COPY_STREAMS }, () => openCopy(this.pool, taskId)));
     let turn = 0;
     let buffer = Buffer.allocUnsafe(WRITE_BYTES);
     let at = 0;
@@ -54,15 +64,13 @@ export class CustomMetadataRepo {
     return {
       add(line, key, fields) {
         // COPY's binary tuple: the field count, then each field's length and bytes (jsonb: a version byte, then its text).
-        const most = 39 + 3 * (key.length + fields.length);
+        const most = 19 + 3 * (key.length + fields.length);
         if (most > buffer.length - at) {
           const grown = Buffer.allocUnsafe(Math.max(2 * buffer.length, at + most));
           buffer.copy(grown, 0, 0, at);
           buffer = grown;
         }
-        at = buffer.writeInt16BE(4, at);
-        at = buffer.writeInt32BE(16, at);
-        at += task.copy(buffer, at);
+        at = buffer.writeInt16BE(3, at);
         at = buffer.writeInt32BE(4, at);
         at = buffer.writeInt32BE(line, at);
         const keyBytes = writeUtf8(buffer, key, at + 4);
@@ -98,7 +106,7 @@ export class CustomMetadataRepo {
         ? sql`left join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = s.key::uuid`
         : sql`left join (media m join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id) on m.file_name = s.key`;
     await sql`create temp table import_matches on commit drop as
-      select s.line, s.key, vm.media_id, s.fields from custom_metadata_rows s ${media} where s.task_id = ${taskId}::uuid`.execute(trx);
+      select s.line, s.key, vm.media_id, s.fields from ${sql.raw(stagingTable(taskId))} s ${media}`.execute(trx);
     const { rows } = await sql<{ unmatched: number; keys: string[] | null }>`select count(*)::int as unmatched,
       (array_agg(key order by line))[1:20] as keys from import_matches where media_id is null`.execute(trx);
     return { unmatched: rows[0]!.unmatched, unmatchedKeys: rows[0]!.keys ?? [] };
@@ -163,10 +171,18 @@ function writeUtf8(buffer: Buffer, text: string, at: number): number {
 const BINARY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
 const BINARY_TRAILER = Buffer.from([0xff, 0xff]);
 
+/** A task's staging table's name as SQL text (COPY takes its statement as text), the id checked first. */
+function stagingTable(taskId: string): string {
+  if (!UUID.test(taskId)) throw new Error(`not a task id: ${taskId}`);
+  return `import_staging."${taskId}"`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** One COPY on a client of its own: the client goes back when the COPY ends, or is dropped when it fails or is cancelled. */
-async function openCopy(pool: pg.Pool) {
+async function openCopy(pool: pg.Pool, taskId: string) {
   const client = await pool.connect();
-  const copy = client.query(copyFrom('copy custom_metadata_rows (task_id, line, key, fields) from stdin (format binary)'));
+  const copy = client.query(copyFrom(`copy ${stagingTable(taskId)} (line, key, fields) from stdin (format binary)`));
   let failed: Error | null = null;
   copy.on('error', (err: Error) => (failed ??= err));
   const write = async (chunk: Buffer) => {
