@@ -65,6 +65,21 @@ describe('tags', () => {
     expect((await server.api(viewer.token, 'GET', url(`/media/${ids.get('dog.jpg')}`))).body).toMatchObject({ tags: ['good', 'pet'], label: null, custom_fields: {} });
   });
 
+  it('the media list pages the head in order, each page with its media\'s tags', async () => {
+    const list = async (q: string) => (await server.api(viewer.token, 'GET', url(`/media?${q}`))).body;
+    const all = await list('limit=100');
+    expect(all.total).toBe(all.media.length);
+    const paged = [];
+    for (let offset = 0; offset < all.total; offset += 2) {
+      const page = await list(`limit=2&offset=${offset}`);
+      expect(page.total).toBe(all.total);
+      paged.push(...page.media);
+    }
+    expect(paged.map((m: any) => m.media_id)).toEqual(all.media.map((m: any) => m.media_id));
+    expect(paged.find((m: any) => m.file_name === 'dog.jpg')).toMatchObject({ tags: ['good', 'pet'], label: null });
+    expect((await list(`limit=2&offset=${all.total}`)).media).toEqual([]);
+  });
+
   it('changes nothing (and makes no version) when the media already carry the tags', async () => {
     const before = await head();
     expect((await addTags(owner, { tags: ['pet'], media_ids: [ids.get('dog.jpg')] })).body).toEqual({ matched: 1, changed: 0 });
