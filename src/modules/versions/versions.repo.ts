@@ -64,12 +64,17 @@ export async function rewriteRows(
   return Number(result.numAffectedRows ?? 0n);
 }
 
-/** Of `ids`, those that are not media of the version (anti-joins against its own rows and its base's). */
+/**
+ * Of `ids`, those that are not media of the version (anti-joins against its own rows and its base's). The base
+ * is looked up first: named by a join, each id was probed through the media_id index and checked against every
+ * version's rows (100k ids at 1M media: 0.55–1.06 s, against 0.23–0.47 s by the primary key).
+ */
 export async function missingMedia(db: Db, versionId: string, ids: string[], limit = 100): Promise<string[]> {
   await setWorkMem(db, '64MB');
+  const base = await db.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
+  const inBase = base ? sql`and not exists (select 1 from version_rows b where b.version_id = ${base.base_id}::uuid and b.media_id = id)` : sql``;
   const { rows } = await sql<{ id: string }>`select distinct id from unnest(${ids}::uuid[]) id
-    where not exists (select 1 from version_rows r where r.version_id = ${versionId}::uuid and r.media_id = id)
-      and not exists (select 1 from version_bases vb join version_rows b on b.version_id = vb.base_id and b.media_id = id where vb.version_id = ${versionId}::uuid)
+    where not exists (select 1 from version_rows r where r.version_id = ${versionId}::uuid and r.media_id = id) ${inBase}
     order by id limit ${limit}`.execute(db);
   return rows.map((r) => r.id);
 }
