@@ -19,11 +19,11 @@ export interface CustomMetadataDeps {
 }
 
 /**
- * CUSTOM_METADATA: the whole file streamed once into a staging table of its own, dropped when the task ends (each
- * row checked against the types fixed at the request; bad rows rejected with their reason), then, in the commit and under the dataset row lock, a
- * delta fork of the head as it is then, the fields merged set-based into its annotations, the field types
- * recorded on the version, the head swapped and the report kept on the task. A failure changes nothing; a
- * rerun starts over.
+ * CUSTOM_METADATA: the whole file streamed once into a staging table of its own, dropped when the task ends
+ * (each row checked against the types fixed at the request; bad rows rejected with their reason), then, in the
+ * commit and under the dataset row lock, a delta fork of the head as it is then, the fields merged set-based
+ * into its annotations, the field types recorded on the version, the head swapped and the report kept on the
+ * task. A failure changes nothing; a rerun starts over.
  */
 export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
   return {
