@@ -258,10 +258,12 @@ describe('staged rows', () => {
   it('stay while their import runs, go once it ends, and a staging table an ended task left behind is swept', async () => {
     const { db } = server.loupe.container.database;
     const table = (taskId: string) => sql.raw(`import_staging."${taskId}"`);
-    const staged = async (taskId: string) => {
-      const { rows } = await sql<{ exists: boolean }>`select to_regclass(${`import_staging."${taskId}"`}) is not null as exists`.execute(db);
-      return rows[0]!.exists ? Number((await sql<{ n: string }>`select count(*) as n from ${table(taskId)}`.execute(db)).rows[0]!.n) : null;
-    };
+    // How many rows the task's staging table holds; null once it is gone.
+    const staged = (taskId: string) =>
+      sql<{ n: string }>`select count(*) as n from ${table(taskId)}`
+        .execute(db)
+        .then(({ rows }) => Number(rows[0]!.n))
+        .catch((err: { code?: string }) => (err.code === '42P01' ? null : Promise.reject(err)));
     let taskId!: string;
     // The commit waits to write its field rows: the import has staged its rows and stays RUNNING while sweeps pass.
     await holdingLock(server, 'lock table field_rows in exclusive mode', async () => {
