@@ -105,8 +105,12 @@ export class CustomMetadataRepo {
       key === 'media_id'
         ? sql`left join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = s.key::uuid`
         : sql`left join (media m join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id) on m.file_name = s.key`;
+    // Priced at its default, passing a million rows up from parallel workers looked dearer than one process doing
+    // all the work; in parallel the match of 1M rows on a delta head took 2.9–3.1 s instead of 4.2–4.9 s.
+    await sql`set local parallel_setup_cost = 0; set local parallel_tuple_cost = 0.001`.execute(trx);
     await sql`create temp table import_matches on commit drop as
       select s.line, s.key, vm.media_id, s.fields from ${sql.raw(stagingTable(taskId))} s ${media}`.execute(trx);
+    await sql`set local parallel_setup_cost to default; set local parallel_tuple_cost to default`.execute(trx);
     const { rows } = await sql<{ unmatched: number; keys: string[] | null }>`select count(*)::int as unmatched,
       (array_agg(key order by line))[1:20] as keys from import_matches where media_id is null`.execute(trx);
     return { unmatched: rows[0]!.unmatched, unmatchedKeys: rows[0]!.keys ?? [] };
