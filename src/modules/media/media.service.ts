@@ -35,8 +35,8 @@ export class MediaService {
   }
 
   async list(principal: Principal, datasetId: string, page: Parameters<MediaRepo['listInHead']>[1]) {
-    await this.datasets.authorize(principal, datasetId, 'read');
-    return this.repo.listInHead(datasetId, page);
+    const dataset = await this.datasets.authorize(principal, datasetId, 'read');
+    return this.repo.listInHead(dataset.head_version_id, page);
   }
 
   /** A path (relative to the API root) that serves the variant without other credentials until it expires. */
