@@ -19,6 +19,7 @@ import { type Dataset, RssSampler, ingest } from './lib/ingest.js';
 import { type GeneratedFile, generateJpegs } from './lib/media-gen.js';
 import { ITEMS_PER_CENTRE, generate } from './lib/synthetic-vectors.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
+import { intFromEnv } from './lib/env.js';
 
 const GOAL_RATIO = 0.9;
 const GOAL_REINDEX_S = 30;
@@ -29,12 +30,6 @@ const MB = 1e6;
 const BUCKET = 'bench-media';
 const S3_PREFIX = 'add-media/';
 
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name]?.trim() || String(fallback);
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min} (got "${raw}")`);
-  return n;
-}
 
 /** A full collection and a short pause, so each case starts from the same heap (as bench/ingestion.ts does). */
 async function settle(): Promise<void> {

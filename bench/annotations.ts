@@ -1,8 +1,7 @@
-import { createWriteStream, openAsBlob } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
@@ -10,34 +9,12 @@ import { signClientToken } from '../src/modules/auth/auth.service.js';
 import { type Loupe, startLoupe } from '../src/server.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
 import { seedIndexedDataset } from './lib/seed-media.js';
+import { writeMetadataCsv } from './lib/metadata-csv.js';
+import { intFromEnv } from './lib/env.js';
 
 const GOAL_TAG_MS = 2_000;
 const GOAL_IMPORT_ROWS_PER_S = 100_000;
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  const n = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer (got "${raw}")`);
-  return n;
-}
-
-/** A CSV of `rows` rows keyed by the seeded file names, five typed fields, written to disk as a stream. */
-async function writeCsv(file: string, rows: number): Promise<number> {
-  const out = createWriteStream(file);
-  const weathers = ['sunny', 'rain', 'fog', 'snow', 'windy'];
-  let chunk = 'file_name,weather,score,outdoor,taken,parts\n';
-  for (let g = 1; g <= rows; g++) {
-    const day = String(1 + (g % 28)).padStart(2, '0');
-    chunk += `synthetic-${g}.jpg,${weathers[g % 5]},${(g % 1000) / 10},${g % 2 === 0},2024-03-${day}T12:00:00Z,"[""p${g % 7}"",""q${g % 3}""]"\n`;
-    if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await once(out, 'drain');
-      chunk = '';
-    }
-  }
-  out.end(chunk);
-  await once(out, 'finish');
-  return (await stat(file)).size;
-}
 
 /** Samples this process's RSS and V8 heap every 50 ms while `work` runs; returns its result and the peaks. */
 async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peak: number; peakHeap: number }> {
@@ -107,7 +84,7 @@ export async function annotations(): Promise<BenchReport> {
     tagRuns.push(['set a label on the same media', label.ms, label.body.changed as number]);
 
     const csv = path.join(dataDir, 'metadata.csv');
-    const csvBytes = await writeCsv(csv, importRows);
+    const csvBytes = await writeMetadataCsv(csv, importRows);
     const rssBefore = process.memoryUsage().rss;
     const heapBefore = process.memoryUsage().heapUsed;
     const { value: imported, peak, peakHeap } = await withPeakRss(async () => {

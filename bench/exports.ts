@@ -13,18 +13,12 @@ import { type Loupe, startLoupe } from '../src/server.js';
 import { RssSampler } from './lib/ingest.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
 import { seedIndexedDataset } from './lib/seed-media.js';
+import { intFromEnv } from './lib/env.js';
 
 const MB = 1e6;
 const GOAL_IMAGES_RATIO = 0.7;
 const GOAL_1M_PARQUET_S = 10;
 const GOAL_RSS_MB = 300;
-
-const intFromEnv = (name: string, fallback: number) => {
-  const raw = process.env[name]?.trim();
-  const n = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer (got "${raw}")`);
-  return n;
-};
 
 /** Sinks bytes the way `cat > /dev/null` does. */
 const devNull = () => new Writable({ write: (_chunk, _enc, done) => done() });

@@ -10,6 +10,7 @@ import { exportsBench } from './exports.js';
 import { taskList } from './task-list.js';
 import { enrichmentModels } from './enrichment-models.js';
 import { enrichmentEndToEnd } from './enrichment.js';
+import { importStages } from './import-stages.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
@@ -23,6 +24,7 @@ import { enrichmentEndToEnd } from './enrichment.js';
  * BENCH_ENRICH_IMAGES, BENCH_ENRICH_SLOW_IMAGES for enrichment-models: photos, and photos for its OCR/captioner rows (defaults 200, 50).
  * BENCH_ENRICH_E2E_IMAGES, BENCH_ENRICH_MODELS for enrichment (end to end through the API): photos (default 1000), TYPE=model_id pairs.
  * BENCH_ANNOTATION_MEDIA, BENCH_TAG_MEDIA, BENCH_IMPORT_ROWS for annotations (defaults 1000000, 100000, 1000000).
+ * BENCH_IMPORT_ROWS, BENCH_STAGE_RUNS for import-stages: media and rows, and runs of each stage (defaults 1000000, 3).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -36,6 +38,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   'enrichment-models': enrichmentModels,
   enrichment: enrichmentEndToEnd,
   annotations,
+  'import-stages': importStages,
 };
 
 function print(report: BenchReport): void {
