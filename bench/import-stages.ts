@@ -103,14 +103,14 @@ export async function importStages(): Promise<BenchReport> {
             const version = await versions.fork(trx, datasetId, null, 'delta', 'written by the caller');
             await repo.applyFields(trx, head, version);
           });
-          const rows = sql`select ${randomUUID()}::uuid, media_id, fields from import_matches where media_id is not null order by media_id`;
+          const matched = sql`select ${randomUUID()}::uuid, media_id, fields from import_matches where media_id is not null order by media_id`;
           await attempt(UNLOGGED, async () => {
             await sql`create unlogged table bench_unlogged (like field_rows including all)`.execute(trx);
-            await sql`insert into bench_unlogged (version_id, media_id, custom_fields) ${rows}`.execute(trx);
+            await sql`insert into bench_unlogged (version_id, media_id, custom_fields) ${matched}`.execute(trx);
           });
           await attempt(BULK, async () => {
             await sql`create table bench_bulk (like field_rows)`.execute(trx);
-            await sql`insert into bench_bulk (version_id, media_id, custom_fields) ${rows}`.execute(trx);
+            await sql`insert into bench_bulk (version_id, media_id, custom_fields) ${matched}`.execute(trx);
             await sql`alter table bench_bulk add primary key (version_id, media_id)`.execute(trx);
           });
           throw new RolledBack();
@@ -133,9 +133,9 @@ export async function importStages(): Promise<BenchReport> {
       notes: [
         `One Loupe in this process (embedded PostgreSQL, role api), one dataset of ${rowCount} synthetic media whose head is an edit's`,
         `(${Math.min(TAGGED, rowCount)} media tagged, as in the annotations bench), a ${fixed(csvBytes / MB, 0)} MB CSV keyed by file_name with five typed`,
-        `fields, every row matching a media. Each stage runs ${runs} times on the same data; the`,
-        'stages run one after the other, as the import runs them (no request, queue or task around them; the annotations bench',
-        'times the whole import through HTTP). The two indented rows are not what the import does: they price the row write here.',
+        `fields, every row matching a media. Each stage runs ${runs} times on the same data, one after the other as the import`,
+        'runs them, with no request, queue or task around them (the annotations bench times the whole import through HTTP).',
+        'The two indented rows are not what the import does: they price the row write here.',
         `At ${GOAL_IMPORT_ROWS_PER_S} rows/s the whole import of ${rowCount} rows has ${fixed(budget, 0)} ms, the upload and the queue included.`,
       ],
       columns: ['stage', 'best ms', 'median ms'],
