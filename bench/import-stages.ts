@@ -3,7 +3,6 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
@@ -13,15 +12,13 @@ import { checkRows, planFile } from '../src/modules/custom-metadata/metadata-fil
 import { VersionsRepo } from '../src/modules/versions/versions.repo.js';
 import { type Loupe, startLoupe } from '../src/server.js';
 import { writeMetadataCsv } from './lib/metadata-csv.js';
-import { type BenchReport, fixed } from './lib/report.js';
+import { type BenchReport, fixed, median } from './lib/report.js';
 import { seedIndexedDataset } from './lib/seed-media.js';
 import { intFromEnv } from './lib/env.js';
 
 const GOAL_IMPORT_ROWS_PER_S = 100_000;
 const TAGGED = 100_000;
 const MB = 1024 * 1024;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
  * The custom metadata import's stages, each alone and timed on its own (the annotations bench times the whole
@@ -86,7 +83,8 @@ export async function importStages(): Promise<BenchReport> {
 
       const taskId = randomUUID();
       const config: ImportConfig = { blob_hash: file.blobHash, format: 'csv', size: file.size, key: plan.key, types: plan.types };
-      const ctx = { taskId, signal: new AbortController().signal, log: pino({ level: 'silent' }), progress: async () => {} } as unknown as TaskContext;
+      // stageFile reads only these of its task's context.
+      const ctx = { taskId, signal: new AbortController().signal, progress: async () => {} } as unknown as TaskContext;
       await repo.prepare(taskId);
       try {
         const { counts } = await timed(STAGE, () => stageFile({ blobs, customMetadata: repo }, ctx, config));

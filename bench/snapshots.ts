@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
 import { type ForkKind, VersionsRepo } from '../src/modules/versions/versions.repo.js';
 import { type Loupe, startLoupe } from '../src/server.js';
-import { type BenchReport, type Goal, fixed } from './lib/report.js';
+import { type BenchReport, type Goal, fixed, median } from './lib/report.js';
 import { seedIndexedDataset } from './lib/seed-media.js';
 
 const GOAL_MS = 50;
@@ -30,8 +30,6 @@ interface Timed {
   /** The task's own run: markRunning to commit (tasks.end_time - the RUNNING mark), for the asynchronous ones. */
   commit?: number;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Snapshot create, restore and clone latency at 1k, 100k and 1M media, and the fork that the first change after a snapshot makes. */
 export async function snapshots(): Promise<BenchReport> {

@@ -28,6 +28,9 @@ export function formatTable(columns: string[], rows: string[][]): string {
   return [line(columns), rule, ...rows.map((r) => line(columns.map((_, i) => r[i] ?? '')))].join('\n');
 }
 
+/** The middle value (the upper of the two middles for an even count). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 export function fixed(n: number, digits: number): string {
   return Number.isFinite(n) ? n.toFixed(digits) : '-';
 }
