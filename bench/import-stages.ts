@@ -99,7 +99,7 @@ export async function importStages(): Promise<BenchReport> {
           };
           await attempt(WRITE, async () => {
             const version = await versions.fork(trx, datasetId, null, 'delta', 'written by the caller');
-            await repo.applyFields(trx, head, version);
+            await repo.applyFields(trx, head, version, matches.pairs);
           });
           const matched = sql`select ${randomUUID()}::uuid, media_id, fields from import_matches where media_id is not null order by media_id`;
           await attempt(UNLOGGED, async () => {

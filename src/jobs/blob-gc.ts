@@ -60,6 +60,8 @@ async function sweepVersions(options: BlobGcOptions): Promise<void> {
       limit: VERSION_BATCH,
     });
     if (result.versionsDeleted > 0 || result.snapshotsPurged > 0) options.log.info(result, 'unreferenced versions swept');
-    if (result.versionsDeleted < VERSION_BATCH) return;
+    if (result.versionsDeleted < VERSION_BATCH) break;
   }
+  const sets = await repo.dropOrphanSets();
+  if (sets > 0) options.log.info({ sets }, 'field sets of swept versions dropped');
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedIndexedDataset } from '../../bench/lib/seed-media.js';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { createDataset, form, photo, waitForDataset } from '../support/ingest.js';
+import { waitForTask } from '../support/tasks.js';
 
 let server: TestServer;
 let owner: TestUser;
@@ -23,6 +24,25 @@ const tag = async (datasetId: string, tags: string[], mediaIds: string[]) => {
   expect(res.status, res.text).toBe(200);
   return res.body;
 };
+/** How a version keeps its custom fields: rows of its own in field_rows or in a set of its own, and its base. */
+const fieldLayout = async (versionId: string) => {
+  const { rows } = await sql<{ own: number; set: number; base: string | null }>`select
+    (select count(*)::int from field_rows where version_id = ${versionId}::uuid) as own,
+    (select count(*)::int from field_sets where version_id = ${versionId}::uuid) as set,
+    (select base_id from field_bases where version_id = ${versionId}::uuid) as base`.execute(db());
+  return rows[0]!;
+};
+const setTables = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_inherits where inhparent = 'field_sets'::regclass`.execute(db())).rows[0]!.n;
+const importFields = async (datasetId: string, lines: string[]) => {
+  const body = new FormData();
+  body.append('file', new Blob([lines.join('\n')]), 'fields.csv');
+  const res = await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/custom_metadata`, body);
+  expect(res.status, res.text).toBe(202);
+  const task = await waitForTask(server, owner, datasetId, res.body.task_id, (t) => ['COMPLETED', 'FAILED'].includes(t.status), 'import done', 60_000);
+  expect(task.status, task.error_message).toBe('COMPLETED');
+  return (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/custom_metadata/imports/${res.body.task_id}`)).body.report;
+};
+const fieldsOf = async (datasetId: string, mediaId: string) => (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media/${mediaId}`)).body.custom_fields;
 const tagList = async (datasetId: string) => (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/tags`)).body.tags;
 
 beforeAll(async () => {
@@ -99,4 +119,52 @@ describe('annotations are copied on write apart from the version rows', () => {
       { tag: 'z', count: 10 },
     ]);
   }, 120_000);
+
+  it('an import of most of a large dataset keeps its fields in a set of their own, which changes after it inherit, a restore brings back and the sweep drops with its version', async () => {
+    const datasetId = await seedIndexedDataset(server.loupe, owner.user_id, 'fields', 60_000);
+    const { rows } = await sql<{ media_id: string }>`select vm.media_id from version_media vm join datasets d on d.head_version_id = vm.version_id
+      where d.id = ${datasetId}::uuid order by vm.ordinal`.execute(db());
+    const all = rows.map((r) => r.media_id);
+    const setsBefore = await setTables();
+
+    expect(await importFields(datasetId, ['media_id,score', ...all.map((id, i) => `${id},${i}`)])).toMatchObject({ rows: 60_000, matched: 60_000, unmatched: 0, rejected: 0 });
+    const first = await headOf(datasetId);
+    expect(await fieldLayout(first)).toEqual({ own: 0, set: 60_000, base: null });
+    expect(await setTables()).toBe(setsBefore + 1);
+
+    // Naming every media again writes a new set, whole, keeping the fields it does not name; a media named twice
+    // (which breaks the set's key at first) takes its last row.
+    expect(await importFields(datasetId, ['media_id,kind', `${all[0]},dup`, ...all.map((id) => `${id},k`)])).toMatchObject({ matched: 60_001 });
+    const second = await headOf(datasetId);
+    expect(await fieldLayout(second)).toEqual({ own: 0, set: 60_000, base: null });
+    expect(await fieldsOf(datasetId, all[0]!)).toEqual({ score: 0, kind: 'k' });
+    expect(await fieldsOf(datasetId, all[2]!)).toEqual({ score: 2, kind: 'k' });
+    // Nothing holds the first any more: the sweep takes its version, then drops its set.
+    await waitFor(async () => ((await versionExists(first)) ? undefined : true), 30_000, 'first set version swept');
+    await waitFor(async () => ((await setTables()) === setsBefore + 1 ? true : undefined), 30_000, 'first set dropped');
+
+    // An edit inherits the set; a small import is a delta over it, read through to the set for the rest.
+    await tag(datasetId, ['t'], all.slice(0, 3));
+    expect(await fieldLayout(await headOf(datasetId))).toEqual({ own: 0, set: 0, base: second });
+    expect(await importFields(datasetId, ['media_id,score', `${all[0]},-1`, `${all[1]},-2`])).toMatchObject({ matched: 2 });
+    expect(await fieldLayout(await headOf(datasetId))).toEqual({ own: 2, set: 0, base: second });
+    expect(await fieldsOf(datasetId, all[1]!)).toEqual({ score: -2, kind: 'k' });
+    expect(await fieldsOf(datasetId, all[2]!)).toEqual({ score: 2, kind: 'k' });
+    const vql = encodeURIComponent(JSON.stringify([{ custom: { field: 'score', op: 'lt', value: 0 } }]));
+    const negative = await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?threshold=0&previews_limit=10&vql=${vql}`);
+    expect(negative.status, negative.text).toBe(200);
+    const found = negative.body.clusters.flatMap((c: { previews: Array<{ media_id: string }> }) => c.previews.map((p) => p.media_id));
+    expect(found.sort()).toEqual([all[0], all[1]].sort());
+    expect(await tagList(datasetId)).toEqual([{ tag: 't', count: 3 }]);
+
+    // A restore forks from the snapshot's version: its two rows copied, the set inherited.
+    expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/snapshot`, { name: 'sets' })).status).toBe(200);
+    await importFields(datasetId, ['media_id,kind', `${all[0]},changed`]);
+    const snapshot = (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/snapshot`)).body.find((s: { snapshot_name: string }) => s.snapshot_name === 'sets');
+    expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/snapshot/${snapshot.snapshot_id}/restore`)).status).toBe(202);
+    await waitFor(async () => ((await fieldsOf(datasetId, all[0]!)).kind === 'k' ? true : undefined), 30_000, 'restored');
+    await waitForDataset(server, owner, datasetId, ['READY']);
+    expect(await fieldLayout(await headOf(datasetId))).toEqual({ own: 2, set: 0, base: second });
+    expect(await fieldsOf(datasetId, all[0]!)).toEqual({ score: -1, kind: 'k' });
+  }, 180_000);
 });

@@ -144,6 +144,8 @@ export interface Database {
   annotation_bases: { version_id: string; base_id: string };
   /** Custom fields a version holds itself; write here. */
   field_rows: FieldRowsTable;
+  /** Custom fields of versions that hold theirs whole and many, one partition per version; write through VersionAnnotations. */
+  field_sets: FieldRowsTable;
   /** Versions inheriting the custom fields of a sealed one. */
   field_bases: { version_id: string; base_id: string };
   /** A view: version_media's membership alone (no annotations joined). */

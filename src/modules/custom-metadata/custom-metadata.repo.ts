@@ -97,9 +97,10 @@ export class CustomMetadataRepo {
   /**
    * Matches the staged rows to the version's media by key (a file_name may name several media) into the
    * transaction's temporary table import_matches (line, key, media_id, fields; media_id null where a row
-   * matched nothing), and tells how many rows matched nothing and the first of their keys.
+   * matched nothing), and tells how many (row, media) pairs it holds, how many rows matched nothing and the first
+   * of their keys.
    */
-  async match(trx: Db, versionId: string, taskId: string, key: KeyColumn): Promise<{ unmatched: number; unmatchedKeys: string[] }> {
+  async match(trx: Db, versionId: string, taskId: string, key: KeyColumn): Promise<{ pairs: number; unmatched: number; unmatchedKeys: string[] }> {
     await setWorkMem(trx, '256MB');
     const media =
       key === 'media_id'
@@ -111,27 +112,28 @@ export class CustomMetadataRepo {
     await sql`create temp table import_matches on commit drop as
       select s.line, s.key, vm.media_id, s.fields from ${sql.raw(stagingTable(taskId))} s ${media}`.execute(trx);
     await sql`set local parallel_setup_cost to default; set local parallel_tuple_cost to default`.execute(trx);
-    const { rows } = await sql<{ unmatched: number; keys: string[] | null }>`select count(*)::int as unmatched,
-      (array_agg(key order by line))[1:20] as keys from import_matches where media_id is null`.execute(trx);
-    return { unmatched: rows[0]!.unmatched, unmatchedKeys: rows[0]!.keys ?? [] };
+    const { rows } = await sql<{ pairs: number; unmatched: number; keys: string[] | null }>`select
+      count(media_id)::int as pairs, count(*) filter (where media_id is null)::int as unmatched,
+      (array_agg(key order by line) filter (where media_id is null))[1:20] as keys from import_matches`.execute(trx);
+    return { pairs: rows[0]!.pairs, unmatched: rows[0]!.unmatched, unmatchedKeys: rows[0]!.keys ?? [] };
   }
 
   /**
-   * Merges the matched fields (after match(), in its transaction) into the annotations of `toId`, just forked
-   * from `fromId`; a media named by several rows takes the last. Returns how many media changed.
+   * Merges the matched fields (after match(), in its transaction, which counted their `pairs`) into the annotations
+   * of `toId`, just forked from `fromId`; a media named by several rows takes the last. Returns how many media changed.
    */
-  async applyFields(trx: Db, fromId: string, toId: string): Promise<number> {
+  async applyFields(trx: Db, fromId: string, toId: string, pairs: number): Promise<number> {
     const merge = { custom_fields: sql`a.custom_fields || p.fields` };
     // A file usually names each media once: written straight from the matches, a media named twice breaks the
     // version's key and the matches are narrowed to each media's last row instead (a sort of all of them).
     await sql`savepoint apply_fields`.execute(trx);
     try {
-      return await rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, sql`select media_id, fields from import_matches where media_id is not null`, merge);
+      return await rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, sql`select media_id, fields from import_matches where media_id is not null`, merge, undefined, pairs);
     } catch (err) {
       if ((err as { code?: string }).code !== '23505') throw err;
       await sql`rollback to savepoint apply_fields`.execute(trx);
       const last = sql`select distinct on (media_id) media_id, fields from import_matches where media_id is not null order by media_id, line desc`;
-      return rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, last, merge);
+      return rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, last, merge, undefined, pairs);
     }
   }
 

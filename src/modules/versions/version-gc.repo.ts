@@ -59,7 +59,35 @@ export class VersionGcRepo {
       return { snapshotsPurged: Number(purged.numDeletedRows), versionsDeleted: ids.length, mediaDeleted: media };
     });
   }
+
+  /**
+   * Drops the field sets (migration 0025) of versions that are gone; returns how many went. Dropping a partition
+   * takes field_sets, which every read of fields goes through, from all of them: each drop waits at most
+   * SET_DROP_WAIT for the reads under way (new ones queue behind it meanwhile), and one that would wait longer,
+   * behind a long export say, is left for the next sweep.
+   */
+  async dropOrphanSets(): Promise<number> {
+    const { rows } = await sql<{ name: string }>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = 'field_sets'::regclass
+        and not exists (select 1 from versions v where v.id = substr(c.relname, length('field_sets_') + 1)::uuid)`.execute(this.db);
+    let dropped = 0;
+    for (const { name } of rows) {
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          await sql`set local lock_timeout = ${sql.lit(SET_DROP_WAIT)}`.execute(trx);
+          await sql`drop table if exists ${sql.table(name)}`.execute(trx);
+        });
+        dropped += 1;
+      } catch (err) {
+        if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw err;
+      }
+    }
+    return dropped;
+  }
 }
+
+const SET_DROP_WAIT = '250ms';
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * Deletes the media listed in `table` (a temp table of media_id) that no version or upload references,
