@@ -112,10 +112,11 @@ export class CustomMetadataRepo {
     await sql`create temp table import_matches on commit drop as
       select s.line, s.key, vm.media_id, s.fields from ${sql.raw(stagingTable(taskId))} s ${media}`.execute(trx);
     await sql`set local parallel_setup_cost to default; set local parallel_tuple_cost to default`.execute(trx);
-    const { rows } = await sql<{ pairs: number; unmatched: number; keys: string[] | null }>`select
-      count(media_id)::int as pairs, count(*) filter (where media_id is null)::int as unmatched,
-      (array_agg(key order by line) filter (where media_id is null))[1:20] as keys from import_matches`.execute(trx);
-    return { pairs: rows[0]!.pairs, unmatched: rows[0]!.unmatched, unmatchedKeys: rows[0]!.keys ?? [] };
+    // The first keys apart: an ordered aggregate over all the matches sorted every one of them (0.45 s for 1M).
+    const { rows } = await sql<{ pairs: number; unmatched: number; keys: string[] }>`select
+      count(media_id)::int as pairs, (count(*) - count(media_id))::int as unmatched,
+      array(select key from import_matches where media_id is null order by line limit 20) as keys from import_matches`.execute(trx);
+    return { pairs: rows[0]!.pairs, unmatched: rows[0]!.unmatched, unmatchedKeys: rows[0]!.keys };
   }
 
   /**

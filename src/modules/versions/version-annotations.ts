@@ -123,9 +123,9 @@ const setTable = (layer: AnnotationLayer, versionId: string) => sql.table(`${lay
 /**
  * Writes the layer of `toId` whole into a set of its own (AnnotationLayer.sets): the rows `change` (an INSERT's
  * query, of version_id and the columns) writes, then every row of `rest` (the version forked from, unless it has
- * none of the layer) it did not, the key built once they are in, and the table attached. Made in this transaction, the table needs no WAL where wal_level is minimal
- * (the embedded database), and the attach reads none of it: its check already says which version it holds.
- * Returns how many rows `change` wrote.
+ * none of the layer) it did not, the key built once they are in, and the table attached. Made in this
+ * transaction, the table needs no WAL where wal_level is minimal (the embedded database), and the attach reads
+ * none of it: its check already says which version it holds. Returns how many rows `change` wrote.
  */
 async function writeSet(trx: Db, layer: AnnotationLayer, toId: string, change: RawBuilder<unknown> | null, rest: string | null): Promise<number> {
   const sets = sql.table(layer.sets!);
@@ -137,7 +137,7 @@ async function writeSet(trx: Db, layer: AnnotationLayer, toId: string, change: R
     await sql`insert into ${table} (version_id, ${columnList(layer)}) select ${toId}::uuid, ${columnList(layer, 'r')}
       from ${sql.table(layer.view)} r where r.version_id = ${rest}::uuid ${notHeld}`.execute(trx);
   }
-  await sql`alter table ${table} add primary key (version_id, media_id)`.execute(trx);
+  await sql`alter table ${table} add primary key (media_id, version_id)`.execute(trx);
   await sql`alter table ${sets} attach partition ${table} for values in (${sql.lit(toId)}::uuid)`.execute(trx);
   return written;
 }
@@ -156,7 +156,7 @@ export async function carryAnnotations(trx: Db, fromId: string, toId: string, ex
  * `picked` selects (a query of `media_id` and whatever `changes` read as `p`), each once, that `where`
  * (over `a` and `p`) keeps get a row with `changes` applied, and `toId` gets the rest of `fromId`'s
  * annotations, of this layer and the others. Plain inserts, never an update; cost: the rows changed plus
- * `fromId`'s own rows where it is a delta, whatever the dataset's size. `pickedRows`, how many rows `picked`
+ * `fromId`'s own rows where it is a delta, whatever the dataset's size (all of them where it is written whole). `pickedRows`, how many rows `picked`
  * selects (or more), spares counting them where the caller knows. Returns how many media changed.
  */
 export async function rewriteAnnotations(
@@ -178,23 +178,24 @@ export async function rewriteAnnotations(
   const current = names.map((c) => sql`case when o.media_id is not null then o.${sql.ref(c)} else coalesce(b.${sql.ref(c)}, ${sql.raw(layer.columns[c]!)}) end as ${sql.ref(c)}`);
   const values = names.map((c) => changes[c] ?? sql.ref(`a.${c}`));
   // Only changed media are written: a picked media left as it was keeps its row, inherited or carried below.
-  const change = (order: RawBuilder<unknown>) => sql`with p as (${picked})
+  // In media order: in field_rows the new rows fill the key's pages one after another (measured: 1M rows 40 %
+  // faster); in a set, the heap follows its key, so a read in key order (a merge join) reads it sequentially (an
+  // unsorted 1M set made Explore's field filter 6.2–6.9 s instead of 3.8 s), and the key is built from sorted rows.
+  const change = sql`with p as (${picked})
     select ${toId}::uuid, p.media_id, ${sql.join(values)}
     from p
     left join ${heldBy(layer, fromId)} o on o.media_id = p.media_id
     ${inherited}
     cross join lateral (select ${sql.join(current)}) a
     where ${where}
-    ${order}`;
+    order by p.media_id`;
   const set = layer.sets ? await setLayout(trx, layer, fromId, pickedRows ?? (await countOf(trx, picked))) : null;
   if (set) {
-    // A set's key is built once its rows are in, sorting them then: unsorted here.
-    const changed = await writeSet(trx, layer, toId, change(sql``), set.alone ? null : fromId);
+    const changed = await writeSet(trx, layer, toId, change, set.alone ? null : fromId);
     await carryAnnotations(trx, fromId, toId, layer);
     return changed;
   }
-  // In key order the new rows fill the index's pages one after another (measured: 1M rows 40 % faster).
-  const result = await sql`insert into ${sql.table(layer.rows)} (version_id, ${columnList(layer)}) ${change(sql`order by p.media_id`)}`.execute(trx);
+  const result = await sql`insert into ${sql.table(layer.rows)} (version_id, ${columnList(layer)}) ${change}`.execute(trx);
   const changed = Number(result.numAffectedRows ?? 0n);
   await carry(trx, layer, fromId, toId, changed);
   await carryAnnotations(trx, fromId, toId, layer);

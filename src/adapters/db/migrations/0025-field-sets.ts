@@ -18,7 +18,8 @@ const FIELDS_OF_ROWS = sql`
  * be scanned, under an exclusive lock, at every attach. Deltas stay in `field_rows`, never in a set.
  *
  * A base is reached through a LATERAL arm, so a delta over a set reads only that set's partition (pruned at run
- * time; a plain join scanned every set).
+ * time; a plain join scanned every set). The key leads with media_id: within a partition version_id is the same
+ * everywhere, and a key built on it first compared two columns every time (1M rows: 0.9–1.3 s, against 0.4–0.5 s).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -26,7 +27,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       version_id uuid not null,
       media_id uuid not null,
       custom_fields jsonb not null default '{}',
-      primary key (version_id, media_id)
+      primary key (media_id, version_id)
     ) partition by list (version_id);
 
     create or replace view version_fields as
