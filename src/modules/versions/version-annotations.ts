@@ -156,8 +156,9 @@ export async function carryAnnotations(trx: Db, fromId: string, toId: string, ex
  * `picked` selects (a query of `media_id` and whatever `changes` read as `p`), each once, that `where`
  * (over `a` and `p`) keeps get a row with `changes` applied, and `toId` gets the rest of `fromId`'s
  * annotations, of this layer and the others. Plain inserts, never an update; cost: the rows changed plus
- * `fromId`'s own rows where it is a delta, whatever the dataset's size (all of them where it is written whole). `pickedRows`, how many rows `picked`
- * selects (or more), spares counting them where the caller knows. Returns how many media changed.
+ * `fromId`'s own rows where it is a delta, whatever the dataset's size (all of them where it is written
+ * whole). `pickedRows`, how many rows `picked` selects (or more), spares counting them where the caller knows.
+ * Returns how many media changed.
  */
 export async function rewriteAnnotations(
   trx: Db,

@@ -11,11 +11,11 @@ const FIELDS_OF_ROWS = sql`
 
 /**
  * A version whose custom fields are written whole and are many (an import of most of a large dataset) keeps them in
- * a table of its own, made, filled and indexed in the import's transaction, then attached to `field_sets` as the
- * partition for its version id (VersionAnnotations' field sets). Writing a million rows into the shared, indexed
- * `field_rows` took 4.1–4.3 s; into a new table indexed once filled, 2.8 s, and with the WAL skipped, which a
- * table made in the same transaction allows (wal_level minimal), 1.7–2.0 s. There is no default partition: one would
- * be scanned, under an exclusive lock, at every attach. Deltas stay in `field_rows`, never in a set.
+ * a table of its own, made, filled and keyed in the import's transaction, then attached to `field_sets` as the
+ * partition for its version id (version-annotations.ts, writeSet). A million rows took 4.1–4.3 s into the shared,
+ * indexed, logged `field_rows`; into a table of their own, with no WAL (a table made in the same transaction
+ * needs none under wal_level minimal) and the key built once they are in, 2.3–2.8 s. There is no default
+ * partition: one would be scanned, under an exclusive lock, at every attach. Deltas stay in `field_rows`.
  *
  * A base is reached through a LATERAL arm, so a delta over a set reads only that set's partition (pruned at run
  * time; a plain join scanned every set). The key leads with media_id: within a partition version_id is the same
