@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedIndexedDataset } from '../../bench/lib/seed-media.js';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { createDataset, form, photo, waitForDataset } from '../support/ingest.js';
+import { holdingLock } from '../support/locks.js';
 import { waitForTask } from '../support/tasks.js';
 
 let server: TestServer;
@@ -133,14 +135,24 @@ describe('annotations are copied on write apart from the version rows', () => {
     expect(await setTables()).toBe(setsBefore + 1);
 
     // Naming every media again writes a new set, whole, keeping the fields it does not name; a media named twice
-    // (which breaks the set's key at first) takes its last row.
-    expect(await importFields(datasetId, ['media_id,kind', `${all[0]},dup`, ...all.map((id) => `${id},k`)])).toMatchObject({ matched: 60_001 });
-    const second = await headOf(datasetId);
-    expect(await fieldLayout(second)).toEqual({ own: 0, set: 60_000, base: null });
-    expect(await fieldsOf(datasetId, all[0]!)).toEqual({ score: 0, kind: 'k' });
-    expect(await fieldsOf(datasetId, all[2]!)).toEqual({ score: 2, kind: 'k' });
-    // Nothing holds the first any more: the sweep takes its version, then drops its set.
-    await waitFor(async () => ((await versionExists(first)) ? undefined : true), 30_000, 'first set version swept');
+    // (which breaks the set's key at first) takes its last row. Nothing holds the first set then: the sweep takes
+    // its version, and drops its table, but not while a read (a long export's, say) holds field_sets: it gives up
+    // waiting for it and drops the table at a later round.
+    const second = await holdingLock(server, 'lock table field_sets in access share mode', async () => {
+      expect(await importFields(datasetId, ['media_id,kind', `${all[0]},dup`, ...all.map((id) => `${id},k`)])).toMatchObject({ matched: 60_001 });
+      const head = await headOf(datasetId);
+      expect(await fieldLayout(head)).toEqual({ own: 0, set: 60_000, base: null });
+      await waitFor(async () => ((await versionExists(first)) ? undefined : true), 30_000, 'first set version swept');
+      await sleep(1_000);
+      expect(await setTables()).toBe(setsBefore + 2);
+      // Reads go on meanwhile, each held back a moment at most: a drop left waiting behind the held lock would hold
+      // every later read of fields back until it got the lock.
+      const reading = performance.now();
+      expect(await fieldsOf(datasetId, all[0]!)).toEqual({ score: 0, kind: 'k' });
+      expect(await fieldsOf(datasetId, all[2]!)).toEqual({ score: 2, kind: 'k' });
+      expect(performance.now() - reading).toBeLessThan(10_000);
+      return head;
+    });
     await waitFor(async () => ((await setTables()) === setsBefore + 1 ? true : undefined), 30_000, 'first set dropped');
 
     // An edit inherits the set; a small import is a delta over it, read through to the set for the rest.
