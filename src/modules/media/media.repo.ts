@@ -72,7 +72,7 @@ export class MediaRepo {
       .innerJoin('version_media as vm', 'vm.media_id', 'm.id')
       .where('vm.version_id', '=', head)
       // Both sides: PostgreSQL carries an equality across a join but not an IN list, and each side needs its own to
-      // be read by key (the media by primary key, the view's arms by (version_id, media_id)).
+      // be read by key (the media by primary key, the view's arms by their keys on version_id and media_id).
       .where('vm.media_id', 'in', ids)
       .where('m.id', 'in', ids)
       .selectAll('m')

@@ -117,8 +117,11 @@ async function carry(trx: Db, layer: AnnotationLayer, fromId: string, toId: stri
   }
 }
 
-/** A set's table's name: one per version, in the public schema beside the table it is a partition of. */
-const setTable = (layer: AnnotationLayer, versionId: string) => sql.table(`${layer.sets}_${versionId.replaceAll('-', '')}`);
+/** How the name of each of the layer's set tables begins; the version's id follows, without its dashes. */
+export const setTablePrefix = (layer: AnnotationLayer): string => `${layer.sets}_`;
+
+/** A set's table: one per version, in the public schema beside the table it is a partition of. */
+const setTable = (layer: AnnotationLayer, versionId: string) => sql.table(`${setTablePrefix(layer)}${versionId.replaceAll('-', '')}`);
 
 /**
  * Writes the layer of `toId` whole into a set of its own (AnnotationLayer.sets): the rows `change` (an INSERT's

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import { CUSTOM_FIELDS, setTablePrefix } from './version-annotations.js';
 
 export interface VersionSweepResult {
   snapshotsPurged: number;
@@ -67,9 +68,10 @@ export class VersionGcRepo {
    * behind a long export say, is left for the next sweep.
    */
   async dropOrphanSets(): Promise<number> {
+    const prefix = setTablePrefix(CUSTOM_FIELDS);
     const { rows } = await sql<{ name: string }>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
-      where i.inhparent = 'field_sets'::regclass
-        and not exists (select 1 from versions v where v.id = substr(c.relname, length('field_sets_') + 1)::uuid)`.execute(this.db);
+      where i.inhparent = ${CUSTOM_FIELDS.sets!}::regclass
+        and not exists (select 1 from versions v where v.id = substr(c.relname, ${prefix.length + 1}::int)::uuid)`.execute(this.db);
     let dropped = 0;
     for (const { name } of rows) {
       try {
