@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createDataset, form, photo, threeSceneClip, waitForDataset } from '../support/ingest.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../support/fake-openai.js';
 import { exportArchive, parquetRows } from '../support/exports.js';
@@ -32,7 +29,7 @@ beforeAll(async () => {
     env: { ENRICH_OPENAI_BASE_URL: fake.baseUrl, ENRICH_OPENAI_MODEL: 'fake-vision-1', ENRICH_OPENAI_API_KEY: 'sk-test-secret', ENRICH_OPENAI_RETRIES: '1' },
   });
   [owner, viewer, stranger] = await Promise.all([server.createUser(), server.createUser(), server.createUser()]);
-  const clip = { name: 'scenes.mp4', bytes: threeSceneClip(fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-enrich-'))) };
+  const clip = { name: 'scenes.mp4', bytes: threeSceneClip() };
   ({ datasetId: sourceId } = await createDataset(server, owner, 'pets', [[photo('dog.jpg'), photo('kite.jpg'), photo('coffee.png'), clip]]));
   await server.api(owner.token, 'PUT', `/api/v1/manage/${sourceId}/invite`, { grant_to_user_email: viewer.email });
 }, 180_000);

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
@@ -8,7 +5,6 @@ import { createDataset, photo, threeSceneClip } from '../support/ingest.js';
 
 let server: TestServer;
 let owner: TestUser;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-formats-'));
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -16,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('formats', () => {
@@ -24,7 +19,7 @@ describe('formats', () => {
     const gif = await sharp(photo('dog.jpg').bytes).resize(120).gif().toBuffer();
     const webp = await sharp(photo('horses.jpg').bytes).resize(200).webp().toBuffer();
     const { datasetId, dataset } = await createDataset(server, owner, 'formats', [
-      [photo('small.heic'), { name: 'dog.gif', bytes: gif }, { name: 'horses.webp', bytes: webp }, { name: 'scenes.mp4', bytes: threeSceneClip(tmp) }],
+      [photo('small.heic'), { name: 'dog.gif', bytes: gif }, { name: 'horses.webp', bytes: webp }, { name: 'scenes.mp4', bytes: threeSceneClip() }],
     ]);
     expect(dataset).toMatchObject({ status_new: 'READY', n_images: 3, n_videos: 1 });
 

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { ffmpegPath } from '../../src/adapters/media/ffmpeg.js';
@@ -31,12 +32,17 @@ export async function generatedJpegs(count: number, size = { width: 320, height:
 }
 
 /** A 3 s clip with two hard cuts (red, blue, green), so scene detection has something to find: three frames. */
-export function threeSceneClip(dir: string): Buffer {
+export function threeSceneClip(): Buffer {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-clip-'));
   const out = path.join(dir, 'scenes.mp4');
   const colour = (c: string) => ['-f', 'lavfi', '-i', `color=c=${c}:s=160x120:d=1:r=10`];
   execFileSync(ffmpegPath(), ['-v', 'error', ...colour('red'), ...colour('blue'), ...colour('green'),
     '-filter_complex', '[0:v][1:v][2:v]concat=n=3:v=1[v]', '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', out]);
-  return fs.readFileSync(out);
+  try {
+    return fs.readFileSync(out);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export function form(files: UploadFile[]): FormData {
