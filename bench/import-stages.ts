@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
 import { type ImportConfig, stageFile } from '../src/jobs/custom-metadata-staging.js';
 import type { TaskContext } from '../src/jobs/registry.js';
+import { matchesTable } from '../src/modules/custom-metadata/custom-metadata.repo.js';
 import { checkRows, planFile } from '../src/modules/custom-metadata/metadata-file.js';
 import { VersionsRepo } from '../src/modules/versions/versions.repo.js';
 import { type Loupe, startLoupe } from '../src/server.js';
@@ -65,8 +66,8 @@ export async function importStages(): Promise<BenchReport> {
     const STORE = 'store the uploaded file (hash, write)';
     const CHECK = 'read and check every row (this process alone: parse, type, JSON text)';
     const STAGE = 'stream into staging (read, check, binary COPY over 2 connections)';
-    const MATCH = 'match keys to the head\'s media (parallel hash join into a temp table)';
-    const WRITE = 'fork, write the fields as a set of their own (new table, no WAL, key built once filled, attached)';
+    const MATCH = 'match keys to the head\'s media (parallel hash join into an unlogged table of the transaction)';
+    const WRITE = 'fork, write the fields as a set of their own (CREATE TABLE AS in parallel, no WAL, key built once filled, attached)';
     const SHARED = '  the same rows into the shared field_rows instead (sorted INSERT ... SELECT: heap, key index, WAL)';
 
     for (let run = 0; run < runs; run++) {
@@ -98,11 +99,11 @@ export async function importStages(): Promise<BenchReport> {
           };
           await attempt(WRITE, async () => {
             const version = await versions.fork(trx, datasetId, null, 'delta', 'written by the caller');
-            await repo.applyFields(trx, head, version, matches.pairs);
+            await repo.applyFields(trx, head, version, taskId, matches.pairs);
           });
           await attempt(SHARED, async () => {
             await sql`insert into field_rows (version_id, media_id, custom_fields)
-              select ${randomUUID()}::uuid, media_id, fields from import_matches where media_id is not null order by media_id`.execute(trx);
+              select ${randomUUID()}::uuid, media_id, fields from ${matchesTable(taskId)} where media_id is not null order by media_id`.execute(trx);
           });
           throw new RolledBack();
         }).catch((err: unknown) => {

@@ -46,7 +46,7 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
             const matches = await deps.customMetadata.match(trx, state.headVersionId, ctx.taskId, config.key);
             const sizes = await deps.annotations.counts(trx, ctx.datasetId);
             const versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'delta', 'written by the caller');
-            await deps.customMetadata.applyFields(trx, state.headVersionId, versionId, matches.pairs);
+            await deps.customMetadata.applyFields(trx, state.headVersionId, versionId, ctx.taskId, matches.pairs);
             await deps.versions.setFieldTypes(trx, versionId, { ...headTypes, ...config.types });
             await deps.versions.swapHead(trx, ctx.datasetId, versionId, sizes, state.status);
             const report: ImportReportBody = {
