@@ -276,6 +276,10 @@ describe('staged rows', () => {
     });
     await waitForTask(server, owner, datasetId, taskId, hasStatus('COMPLETED'), 'import done', 30_000);
     await waitFor(async () => ((await staged(taskId)) === null ? true : undefined), 10_000, 'staging table dropped');
+    // Nor is the table of its matches (made and dropped in the commit's transaction) left behind.
+    const { rows: left } = await sql<{ relname: string }>`select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'import_staging' and c.relkind = 'r'`.execute(db);
+    expect(left.map((r) => r.relname)).toEqual(['template']);
     expect((await fieldsOf('kite.jpg')).held).toBe(2);
     // What a process that stopped between the commit and the drop leaves behind.
     await sql`create unlogged table ${table(taskId)} (like import_staging.template)`.execute(db);
