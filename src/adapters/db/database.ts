@@ -39,7 +39,7 @@ export async function assumeCachedPages(trx: Db): Promise<void> {
  * Runs `work` with the planner told that parallel workers cost nearly nothing to start and to pass rows up.
  * Priced at the defaults, passing a million rows up from workers looked dearer than one process doing all
  * the work: in parallel the match of 1M imported rows took 2.9–3.1 s instead of 4.2–4.9 s, and a set of 1M
- * rows was made in 1.2–1.4 s instead of 2.0–2.1 s. Statements on temporary tables never run in parallel.
+ * rows was made in 1.2–1.5 s instead of 2.0–2.1 s. Statements on temporary tables never run in parallel.
  */
 export async function inParallel<T>(trx: Db, work: () => Promise<T>): Promise<T> {
   await sql`set local parallel_setup_cost = 0; set local parallel_tuple_cost = 0.001`.execute(trx);
