@@ -7,6 +7,15 @@ export type RowText = { ok: true; key: string; fields: string } | { ok: false; r
 type CellText = (raw: string) => string | null | { reason: string };
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * A number written the way String(Number(text)) writes it, so it is its own JSON: no sign but minus, no leading
+ * or trailing zero, no exponent. Within 15 characters it has at most 14 digits, which a double keeps exactly (15
+ * would do), and no more than five zeros after "0." (from 1e-7 down String writes an exponent). "-0" is not: it
+ * is written "0".
+ */
+const CANONICAL_NUMBER = /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/;
+const TINY = /^-?0\.000000/;
+export const isCanonicalNumber = (text: string) => text.length <= 15 && CANONICAL_NUMBER.test(text) && text !== '-0' && !TINY.test(text);
 const DATETIMES_KEPT = 4096;
 /** A list of printable ASCII strings with nothing to escape, written tight: already the JSON that parse and stringify would give. */
 const PLAIN_LIST = /^\[(?:"[\x20\x21\x23-\x5b\x5d-\x7e]*"(?:,"[\x20\x21\x23-\x5b\x5d-\x7e]*")*)?\]$/;
@@ -17,7 +26,10 @@ const PLAIN_LIST = /^\[(?:"[\x20\x21\x23-\x5b\x5d-\x7e]*"(?:,"[\x20\x21\x23-\x5b
  */
 export function textRowReader(columns: readonly string[], key: KeyColumn, types: FieldTypes): (cells: readonly string[]) => RowText {
   const keyAt = columns.indexOf(key);
-  const fields = Object.entries(types).map(([name, type]) => ({ name, at: columns.indexOf(name), prefix: `${JSON.stringify(name)}:`, text: cellText(name, type) }));
+  const fields = Object.entries(types).map(([name, type]) => {
+    const prefix = `${JSON.stringify(name)}:`;
+    return { name, at: columns.indexOf(name), prefix, next: `,${prefix}`, text: cellText(name, type) };
+  });
   return (cells) => {
     const keyCell = keyAt === -1 ? '' : cells[keyAt]!;
     let keyText = keyCell;
@@ -31,7 +43,7 @@ export function textRowReader(columns: readonly string[], key: KeyColumn, types:
       const out = field.at === -1 ? null : field.text(cells[field.at]!);
       if (out === null) continue;
       if (typeof out !== 'string') return { ok: false, reason: `field '${field.name}': ${out.reason}` };
-      json += json.length === 1 ? field.prefix + out : `,${field.prefix}${out}`;
+      json += (json.length === 1 ? field.prefix : field.next) + out;
     }
     return { ok: true, key: keyText, fields: `${json}}` };
   };
@@ -50,6 +62,8 @@ function cellText(name: string, type: FieldType): CellText {
       return (raw) => (isPlain(raw) && raw.length <= 10_000 ? JSON.stringify(raw) : slow(raw));
     case 'number':
       return (raw) => {
+        // Most numbers in files are already written as String would write them: formatting a double is dear.
+        if (isCanonicalNumber(raw)) return raw;
         if (!isPlain(raw) || !NUMBER.test(raw)) return slow(raw);
         const n = Number(raw);
         return Number.isFinite(n) ? String(n) : 'null';
