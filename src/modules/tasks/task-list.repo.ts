@@ -109,8 +109,8 @@ export class TaskListRepo {
     return this.selectTasks(userId).select(TASK_VIEW_COLUMNS).select('t.phase').where('t.id', '=', taskId).executeTakeFirst();
   }
 
-  async findView(taskId: string) {
-    return this.db
+  async findView(taskId: string, db: Db = this.db) {
+    return db
       .selectFrom('tasks as t')
       .innerJoin('datasets as d', 'd.id', 't.dataset_id')
       .innerJoin('users as u', 'u.id', 't.created_by')

@@ -138,8 +138,12 @@ export class TasksRepo {
       .execute();
   }
 
-  /** Puts a FAILED or ABORTED task back to INITIALIZING with its original config and queues it again. */
-  async retry(taskId: string): Promise<boolean> {
+  /**
+   * Puts a FAILED or ABORTED task back to INITIALIZING with its original config and queues it again; `answer` reads
+   * what to return in the same transaction (a worker may take the task the moment it commits). Null when the task
+   * was no longer FAILED or ABORTED.
+   */
+  async retry<T>(taskId: string, answer: (trx: Db) => Promise<T>): Promise<T | null> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('tasks')
@@ -158,10 +162,10 @@ export class TasksRepo {
         .where('status', 'in', ['FAILED', 'ABORTED'])
         .returning(['dataset_id', 'task_type', 'config'])
         .executeTakeFirst();
-      if (!row) return false;
+      if (!row) return null;
       await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_RETRY, null);
       await this.enqueue(trx, taskId, row.task_type);
-      return true;
+      return answer(trx);
     });
   }
 

@@ -58,7 +58,8 @@ export class TasksService {
     const task = await this.findWritable(principal, taskId);
     const decision = canRetry(task);
     if (!decision.ok) throw errors.taskNotRetryable(decision.reason);
-    if (!(await this.repo.retry(taskId))) throw errors.taskNotRetryable('its status changed meanwhile');
-    return this.read.findView(taskId);
+    const view = await this.repo.retry(taskId, (trx) => this.read.findView(taskId, trx));
+    if (!view) throw errors.taskNotRetryable('its status changed meanwhile');
+    return view;
   }
 }
