@@ -9,9 +9,8 @@ type CellText = (raw: string) => string | null | { reason: string };
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 /**
  * A number written the way String(Number(text)) writes it, so it is its own JSON: no sign but minus, no leading
- * or trailing zero, no exponent. Within 15 characters it has at most 14 digits, which a double keeps exactly (15
- * would do), and no more than five zeros after "0." (from 1e-7 down String writes an exponent). "-0" is not: it
- * is written "0".
+ * or trailing zero, no exponent. Within 15 characters it has at most 15 digits, which a double keeps exactly, and
+ * no more than five zeros after "0." (from 1e-7 down String writes an exponent). "-0" is not: it is written "0".
  */
 const CANONICAL_NUMBER = /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/;
 const TINY = /^-?0\.000000/;
