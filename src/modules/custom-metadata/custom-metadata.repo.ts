@@ -113,11 +113,13 @@ export class CustomMetadataRepo {
     return inParallel(trx, async () => {
       await sql`create unlogged table ${matches} as
         select s.line, s.key, vm.media_id, s.fields from ${sql.raw(stagingTable(taskId))} s ${media}`.execute(trx);
-      // The first keys apart: an ordered aggregate over all the matches sorted every one of them (0.45 s for 1M).
-      const { rows } = await sql<{ pairs: number; unmatched: number; keys: string[] }>`select
-        count(media_id)::int as pairs, (count(*) - count(media_id))::int as unmatched,
-        array(select key from ${matches} where media_id is null order by line limit 20) as keys from ${matches}`.execute(trx);
-      return { pairs: rows[0]!.pairs, unmatched: rows[0]!.unmatched, unmatchedKeys: rows[0]!.keys };
+      const { rows } = await sql<{ pairs: number; unmatched: number }>`select
+        count(media_id)::int as pairs, (count(*) - count(media_id))::int as unmatched from ${matches}`.execute(trx);
+      const { pairs, unmatched } = rows[0]!;
+      // The first keys apart, and only when there are any: each is another scan of all the matches (an ordered
+      // aggregate in the count above sorted every one of them: 0.45 s for 1M).
+      const keys = unmatched === 0 ? [] : (await sql<{ key: string }>`select key from ${matches} where media_id is null order by line limit 20`.execute(trx)).rows;
+      return { pairs, unmatched, unmatchedKeys: keys.map((k) => k.key) };
     });
   }
 
