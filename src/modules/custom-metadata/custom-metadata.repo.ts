@@ -97,11 +97,12 @@ export class CustomMetadataRepo {
   }
 
   /**
-   * Matches the staged rows to the version's media by key (a file_name may name several media) into a table of the
-   * transaction's own (line, key, media_id, fields; media_id null where a row matched nothing), which applyFields
-   * reads and drops, and tells how many (row, media) pairs it holds, how many rows matched nothing and the first
-   * of their keys. The table is unlogged, not temporary, so the statements that read it can run in parallel; made
-   * and dropped in one transaction, it is never seen outside it and no crash leaves it behind.
+   * Matches the staged rows to the version's media by key (a file_name may name several media) into a table of
+   * the transaction's own (line, key, media_id, fields; media_id null, and the key given, where a row matched
+   * nothing), which applyFields reads and drops, and tells how many (row, media) pairs it holds, how many rows
+   * matched nothing and the first of their keys. The table is unlogged, not temporary, so the statements that read
+   * it can run in parallel; made and dropped in one transaction, it is never seen outside it and no crash leaves
+   * it behind.
    */
   async match(trx: Db, versionId: string, taskId: string, key: KeyColumn): Promise<{ pairs: number; unmatched: number; unmatchedKeys: string[] }> {
     await setWorkMem(trx, '256MB');
@@ -111,8 +112,11 @@ export class CustomMetadataRepo {
         : sql`left join (media m join version_members vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id) on m.file_name = s.key`;
     const matches = matchesTable(taskId);
     return inParallel(trx, async () => {
+      // A row's key is kept only where it matched nothing, for the report: written for every row, the keys
+      // made the table a seventh larger and its write and read 0.1–0.2 s longer.
       await sql`create unlogged table ${matches} as
-        select s.line, s.key, vm.media_id, s.fields from ${sql.raw(stagingTable(taskId))} s ${media}`.execute(trx);
+        select s.line, case when vm.media_id is null then s.key end as key, vm.media_id, s.fields
+        from ${sql.raw(stagingTable(taskId))} s ${media}`.execute(trx);
       const { rows } = await sql<{ pairs: number; unmatched: number }>`select
         count(media_id)::int as pairs, (count(*) - count(media_id))::int as unmatched from ${matches}`.execute(trx);
       const { pairs, unmatched } = rows[0]!;
