@@ -4,7 +4,7 @@ import type { Loupe } from '../../src/server.js';
 /**
  * One READY dataset whose head version holds `count` synthetic IMAGE media with a full index row each
  * (cluster ids at five levels, scores), written by INSERT ... SELECT over generate_series, plus its
- * creation snapshot, as the creation pipeline leaves it, vacuumed and analyzed. `blobs` (optional) gives the media real stored
+ * creation snapshot, as the creation pipeline leaves it, vacuumed, analyzed and checkpointed. `blobs` (optional) gives the media real stored
  * bytes: media i gets blobs[i % blobs.length].
  */
 export async function seedIndexedDataset(
@@ -44,8 +44,10 @@ export async function seedIndexedDataset(
       .execute();
     await loupe.container.jobDeps.snapshots.record(trx, { datasetId, createdBy: ownerId, reason: 'creation' });
   });
-  // As autovacuum leaves a dataset within a minute or so of its creation: otherwise its vacuum of the million
-  // new rows (visibility map, hint bits) runs during whatever the bench times next.
+  // As autovacuum and the checkpointer leave a dataset a few minutes after its creation: otherwise the vacuum of
+  // the million new rows (visibility map, hint bits) and the checkpoint their WAL calls for run during whatever
+  // the bench times next.
   await sql`vacuum analyze media, version_rows, versions, snapshots, datasets`.execute(db);
+  await sql`checkpoint`.execute(db);
   return datasetId;
 }
