@@ -4,8 +4,8 @@ import type { Loupe } from '../../src/server.js';
 /**
  * One READY dataset whose head version holds `count` synthetic IMAGE media with a full index row each
  * (cluster ids at five levels, scores), written by INSERT ... SELECT over generate_series, plus its
- * creation snapshot, as the creation pipeline leaves it, vacuumed, analyzed and checkpointed. `blobs` (optional) gives the media real stored
- * bytes: media i gets blobs[i % blobs.length].
+ * creation snapshot, as the creation pipeline leaves it, vacuumed, analyzed and checkpointed. `blobs`
+ * (optional) gives the media real stored bytes: media i gets blobs[i % blobs.length].
  */
 export async function seedIndexedDataset(
   loupe: Loupe,

@@ -193,14 +193,18 @@ const BINARY_TRAILER = Buffer.from([0xff, 0xff]);
 
 /** A task's staging table's name as SQL text (COPY takes its statement as text), the id checked first. */
 function stagingTable(taskId: string): string {
-  if (!UUID.test(taskId)) throw new Error(`not a task id: ${taskId}`);
-  return `import_staging."${taskId}"`;
+  return `import_staging."${checkedTaskId(taskId)}"`;
 }
 
 /** The table match() fills for applyFields, beside the staging table (whose sweep its name does not match). */
 export function matchesTable(taskId: string) {
+  return sql.table(`import_staging.${checkedTaskId(taskId)}-matches`);
+}
+
+/** The id, once it is known to be one: it goes into table names. */
+function checkedTaskId(taskId: string): string {
   if (!UUID.test(taskId)) throw new Error(`not a task id: ${taskId}`);
-  return sql.table(`import_staging.${taskId}-matches`);
+  return taskId;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
