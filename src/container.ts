@@ -20,6 +20,8 @@ import { AuthService } from './modules/auth/auth.service.js';
 import { DatasetRemovalRepo } from './modules/datasets/dataset-removal.repo.js';
 import { DatasetsRepo } from './modules/datasets/datasets.repo.js';
 import { DatasetsService } from './modules/datasets/datasets.service.js';
+import { DatasetLifecycle } from './modules/lifecycle/dataset-lifecycle.js';
+import { DatasetLifecycleRepo } from './modules/lifecycle/dataset-lifecycle.repo.js';
 import { IngestionRepo } from './modules/ingestion/ingestion.repo.js';
 import { IngestionService } from './modules/ingestion/ingestion.service.js';
 import { BlobGcRepo } from './modules/media/blob-gc.repo.js';
@@ -85,6 +87,8 @@ export interface Container {
   config: Config;
   database: DatabaseHandle;
   blobs: BlobStore;
+  /** Every dataset status change; the worker ends tasks through it. */
+  lifecycle: DatasetLifecycle;
   repos: { tasks: TasksRepo; media: MediaRepo; blobGc: BlobGcRepo; versionGc: VersionGcRepo; exports: ExportsRepo; customMetadata: CustomMetadataRepo };
   services: Services;
   jobDeps: JobDeps;
@@ -116,28 +120,29 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
 
   const tasksRepo = new TasksRepo(db);
   const datasetsRepo = new DatasetsRepo(db);
+  const lifecycle = new DatasetLifecycle(new DatasetLifecycleRepo(), tasksRepo);
   const ingestionRepo = new IngestionRepo(db);
   const mediaRepo = new MediaRepo(db);
   const auth = new AuthService(new AuthRepo(db), keyBox, config);
   const removal = new DatasetRemovalRepo(db);
-  const datasets = new DatasetsService(db, datasetsRepo, removal, tasksRepo, config.snapshotsEnabled);
+  const datasets = new DatasetsService(db, datasetsRepo, removal, lifecycle, config.snapshotsEnabled);
   const access = new AccessService(new AccessRepo(db), datasets, auth);
-  const tasks = new TasksService(tasksRepo, new TaskListRepo(db, database.pool), datasets);
+  const tasks = new TasksService(tasksRepo, new TaskListRepo(db, database.pool), datasets, lifecycle);
   const blobGc = new BlobGcRepo(db);
-  const ingestion = new IngestionService(db, ingestionRepo, datasets, tasksRepo, blobs, blobGc, config.upload);
+  const ingestion = new IngestionService(db, ingestionRepo, datasets, lifecycle, blobs, blobGc, config.upload);
   const signer = new UrlSigner(serverKey);
   const media = new MediaService(mediaRepo, datasets, blobs, signer);
   const images = new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
   const addMediaRepo = new AddMediaRepo(db);
   const localRoots = await Promise.all(config.addMedia.localRoots.map((root) => realpath(root).catch(() => root)));
-  const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, datasetsRepo, tasksRepo, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv), {
+  const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, lifecycle, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv), {
     enabled: config.addMedia.enabled,
     localRoots,
     limits: config.upload,
   });
   const snapshotsRepo = new SnapshotsRepo(db);
-  const snapshots = new SnapshotsService(db, snapshotsRepo, datasets, datasetsRepo, tasksRepo);
+  const snapshots = new SnapshotsService(db, snapshotsRepo, datasets, lifecycle);
   const viewsRepo = new ViewsRepo(db);
   const views = new ViewsService(viewsRepo, datasets, explore);
   const notificationsRepo = new NotificationsRepo(db);
@@ -145,7 +150,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const notifications = new NotificationsService(notificationsRepo, notificationStreams);
   const alerts = new AlertConsumer(new AlertsService(db, new AlertsRepo(db), notificationsRepo, explore, log), log);
   const exportsRepo = new ExportsRepo(db);
-  const exports = new ExportsService(db, exportsRepo, datasets, datasetsRepo, tasksRepo, blobs, signer, config.export);
+  const exports = new ExportsService(db, exportsRepo, datasets, lifecycle, blobs, signer, config.export);
   const openai = config.enrichment.openai ? new OpenAiCaptioner(config.enrichment.openai) : null;
   const byoModels = openai && config.enrichment.openai ? [openaiModel(config.enrichment.openai.model, openai.host)] : [];
   const catalogue = (): EnrichmentModel[] => modelCatalogue(enrichmentRuntimes(), byoModels);
@@ -153,12 +158,12 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   let enrichmentPool: EnrichmentPool | null = null;
   const builtins = () => (enrichmentPool ??= createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize: config.embeddingInputSize }));
   const enrichmentRepo = new EnrichmentRepo(db);
-  const enrichment = new EnrichmentService(db, enrichmentRepo, datasets, datasetsRepo, tasksRepo, catalogue);
+  const enrichment = new EnrichmentService(db, enrichmentRepo, datasets, lifecycle, catalogue);
   const versionsRepo = new VersionsRepo(db);
   const annotationsRepo = new AnnotationsRepo(db);
-  const annotations = new AnnotationsService(db, annotationsRepo, datasets, datasetsRepo, tasksRepo, versionsRepo);
+  const annotations = new AnnotationsService(db, annotationsRepo, datasets, lifecycle, versionsRepo);
   const customMetadataRepo = new CustomMetadataRepo(db, database.pool);
-  const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, datasetsRepo, tasksRepo, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
+  const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, lifecycle, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
   const jobDeps: JobDeps = {
     enrichment: enrichmentRepo,
     enricher: new MediaEnricher(builtins, openai),
@@ -175,6 +180,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     media: mediaRepo,
     ingestion: ingestionRepo,
     datasets: datasetsRepo,
+    lifecycle,
     versions: versionsRepo,
     indexing: new IndexingRepo(db),
     blobGc,
@@ -210,6 +216,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     config,
     database,
     blobs,
+    lifecycle,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db), exports: exportsRepo, customMetadata: customMetadataRepo },
     services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
     jobDeps,

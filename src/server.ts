@@ -75,6 +75,7 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
         pool: container.database.pool,
         db: container.database.db,
         tasks: container.repos.tasks,
+        lifecycle: container.lifecycle,
         jobs,
         log,
         concurrency: config.workerConcurrency,

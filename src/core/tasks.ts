@@ -1,5 +1,3 @@
-import { DATASET_STATUSES, type DatasetStatus } from './dataset-status.js';
-
 export const TASK_TYPES = [
   'DATASET_CREATION',
   'MEDIA_ADDITION',
@@ -46,38 +44,3 @@ export function canRetry(task: { task_type: TaskType; status: TaskStatus }): Dec
 
 export const TASK_SORT_FIELDS = ['start_time', 'status', 'task_type', 'dataset_name', 'dataset_id', 'created_by'] as const;
 export type TaskSortField = (typeof TASK_SORT_FIELDS)[number];
-
-/** A dataset status, or the one the dataset had before the task started (kept in the task's config). */
-export type StatusTarget = DatasetStatus | 'previous';
-
-/**
- * What a task's failure or abort does to its dataset, applied in the same transaction as the task's
- * own change. A creation that stops leaves INDEXING for ERROR (with the reason), and a retry goes back;
- * a media batch or reindex that stops leaves the dataset as it was before (its version is never made head).
- */
-export const DATASET_STATUS_ON_STOP: Partial<Record<TaskType, { from: readonly DatasetStatus[]; to: StatusTarget }>> = {
-  DATASET_CREATION: { from: ['INDEXING'], to: 'ERROR' },
-  MEDIA_ADDITION: { from: ['READ ONLY', 'INDEXING'], to: 'previous' },
-  REINDEX: { from: ['READ ONLY', 'INDEXING'], to: 'previous' },
-  SNAPSHOT_RESTORE: { from: ['READ ONLY'], to: 'previous' },
-  SNAPSHOT_CLONE: { from: ['INDEXING'], to: 'ERROR' },
-  ENRICHMENT: { from: ['INDEXING'], to: 'ERROR' },
-};
-
-/**
- * What it does to the dataset a task read from (`config.source_dataset_id`), when that is not its own: an
- * enrichment holds its source READ ONLY while it runs and gives it back as it was, whatever the outcome.
- */
-export const SOURCE_STATUS_ON_STOP: Partial<Record<TaskType, { from: readonly DatasetStatus[]; to: StatusTarget }>> = {
-  ENRICHMENT: { from: ['READ ONLY'], to: 'previous' },
-};
-export const DATASET_STATUS_ON_RETRY: Partial<Record<TaskType, { from: readonly DatasetStatus[]; to: StatusTarget }>> = {
-  DATASET_CREATION: { from: ['ERROR'], to: 'INDEXING' },
-};
-
-/** Where a stopped task leaves its dataset; `previous` comes from the task's config. */
-export function statusAfter(target: StatusTarget, config: Record<string, unknown>): DatasetStatus | null {
-  if (target !== 'previous') return target;
-  const previous = config.previous_status;
-  return typeof previous === 'string' && (DATASET_STATUSES as readonly string[]).includes(previous) ? (previous as DatasetStatus) : null;
-}

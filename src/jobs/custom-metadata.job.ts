@@ -3,7 +3,7 @@ import { typeConflicts } from '../core/custom-fields.js';
 import type { CustomMetadataRepo } from '../modules/custom-metadata/custom-metadata.repo.js';
 import type { ImportReportBody } from '../modules/custom-metadata/custom-metadata.service.js';
 import type { AnnotationsRepo } from '../modules/annotations/annotations.repo.js';
-import type { DatasetsRepo } from '../modules/datasets/datasets.repo.js';
+import type { DatasetLifecycle } from '../modules/lifecycle/dataset-lifecycle.js';
 import type { BlobGcRepo } from '../modules/media/blob-gc.repo.js';
 import type { VersionsRepo } from '../modules/versions/versions.repo.js';
 import { type ImportConfig, stageFile } from './custom-metadata-staging.js';
@@ -14,7 +14,7 @@ export interface CustomMetadataDeps {
   blobGc: BlobGcRepo;
   customMetadata: CustomMetadataRepo;
   annotations: AnnotationsRepo;
-  datasets: DatasetsRepo;
+  lifecycle: Pick<DatasetLifecycle, 'state'>;
   versions: VersionsRepo;
 }
 
@@ -38,8 +38,8 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
         await ctx.progress(90, `Applying ${counts.rows - counts.rejected} row(s)`);
         await ctx.commit(
           async (trx) => {
-            const state = await deps.datasets.operationState(trx, ctx.datasetId);
-            if (!state?.headVersionId) throw new Error('The dataset has no version to import into');
+            const state = await deps.lifecycle.state(trx, ctx.datasetId);
+            if (!state.headVersionId) throw new Error('The dataset has no version to import into');
             const headTypes = await deps.versions.fieldTypes(trx, state.headVersionId);
             const conflicts = typeConflicts(headTypes, config.types);
             if (conflicts.length > 0) throw new Error(`Nothing changed: ${conflicts.join('; ')}`);
@@ -48,7 +48,7 @@ export function customMetadataJob(deps: CustomMetadataDeps): JobDefinition {
             const versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'delta', 'written by the caller');
             await deps.customMetadata.applyFields(trx, state.headVersionId, versionId, ctx.taskId, matches.pairs);
             await deps.versions.setFieldTypes(trx, versionId, { ...headTypes, ...config.types });
-            await deps.versions.swapHead(trx, ctx.datasetId, versionId, sizes, state.status);
+            await deps.versions.swapHead(trx, ctx.datasetId, versionId, sizes);
             const report: ImportReportBody = {
               rows: counts.rows,
               matched: counts.rows - counts.rejected - matches.unmatched,

@@ -34,7 +34,7 @@ export function datasetCreationJob(deps: PipelineDeps, stages: readonly Pipeline
 
       await ctx.commit(
         async (trx) => {
-          await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId), 'READY');
+          await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId));
           await deps.indexing.setEmbeddingConfig(trx, ctx.datasetId, deps.embedding);
           await deps.ingestion.setTransactionStatus(trx, ctx.datasetId, run.transId!, 'PROCESSED');
           if (await deps.datasets.snapshotsEnabled(trx, ctx.datasetId)) {

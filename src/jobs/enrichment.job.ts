@@ -36,13 +36,12 @@ const MEDIA_SHARE = 90;
 /**
  * ENRICHMENT, on the enriched copy: every image and video frame of the source's head through the chosen
  * models (in parallel, results staged per media so a rerun resumes), then the objects clustered, then one
- * commit that gives the copy its version (the source's rows with the results), READY, and the source back.
+ * commit that gives the copy its version (the source's rows with the results); the dataset lifecycle makes it READY and gives the source back.
  */
 export function enrichmentJob(deps: EnrichmentJobDeps): JobDefinition {
   return {
     type: 'ENRICHMENT',
     async handler(ctx) {
-      const sourceId = String(ctx.config.source_dataset_id);
       const sourceVersion = String(ctx.config.version_id);
       const requested = ctx.config.models as Record<string, string>;
       const catalogue = deps.enrichmentModels();
@@ -62,11 +61,10 @@ export function enrichmentJob(deps: EnrichmentJobDeps): JobDefinition {
 
       await ctx.commit(async (trx) => {
         const versionId = await deps.enrichment.writeVersion(trx, ctx.datasetId, sourceVersion, ctx.taskId);
-        await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId), 'READY');
+        await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId));
         if (embedding) await deps.indexing.setEmbeddingConfig(trx, ctx.datasetId, embedding);
         await deps.enrichment.finish(trx, ctx.datasetId, { ...(ctx.config.applied_models as Record<string, string>), ...requested }, ctx.taskId);
         await deps.snapshots.record(trx, { datasetId: ctx.datasetId, createdBy: ctx.createdBy, reason: 'creation' });
-        await deps.enrichment.releaseSource(trx, sourceId, String(ctx.config.previous_status ?? 'READY'));
       }, `Enriched with ${models.map((m) => m.id).join(', ')}`);
     },
   };

@@ -25,7 +25,8 @@ export const reindexStage: PipelineStage = {
   weight: 1,
   async run(run, progress) {
     const versionId = run.versionId ?? (await prepareVersion(run));
-    await run.deps.datasets.markIndexingDuringChange(run.ctx.datasetId);
+    const { ctx } = run;
+    await run.deps.lifecycle.indexing(run.deps.db, { dataset_id: ctx.datasetId, task_type: ctx.taskType, config: ctx.config });
     await indexVersion(run.deps, versionId, run.ctx.signal, progress);
   },
 };
@@ -61,7 +62,7 @@ export function mediaAdditionJob(deps: MediaAdditionDeps): JobDefinition {
       ];
       await ctx.commit(
         async (trx) => {
-          await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId), autoReindex ? 'READY' : 'PARTIAL INDEX');
+          await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId));
           await deps.ingestion.setTransactionStatus(trx, ctx.datasetId, run.transId!, 'PROCESSED');
           await deps.addMedia.recordBatch(trx, { id: ctx.taskId, datasetId: ctx.datasetId, transId: run.transId!, versionId });
         },

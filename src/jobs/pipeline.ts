@@ -1,4 +1,5 @@
 import type { DatasetsRepo } from '../modules/datasets/datasets.repo.js';
+import type { DatasetLifecycle } from '../modules/lifecycle/dataset-lifecycle.js';
 import type { VersionIndexerDeps } from '../modules/indexing/version-indexer.js';
 import type { IngestionRepo } from '../modules/ingestion/ingestion.repo.js';
 import { type MediaProcessingDeps, processUploadFile } from '../modules/media/media-processing.js';
@@ -10,6 +11,7 @@ import type { TaskContext } from './registry.js';
 export interface PipelineDeps extends MediaProcessingDeps, VersionIndexerDeps {
   ingestion: IngestionRepo;
   datasets: DatasetsRepo;
+  lifecycle: Pick<DatasetLifecycle, 'indexing' | 'state'>;
   versions: VersionsRepo;
   snapshots: SnapshotsRepo;
   /** Media decoded at once: sharp and ffmpeg use threads of their own, so a few per core is enough. */

@@ -5,6 +5,7 @@ import { TASK_TYPES, type TaskType } from '../core/tasks.js';
 /** What a handler gets: ids and config re-read from the task row, progress, abort, and the commit phase. */
 export interface TaskContext {
   taskId: string;
+  taskType: TaskType;
   datasetId: string;
   createdBy: string;
   config: Record<string, unknown>;

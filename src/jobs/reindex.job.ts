@@ -12,7 +12,7 @@ export function reindexJob(deps: PipelineDeps): JobDefinition {
       const versionId = run.versionId!;
       await ctx.commit(async (trx) => {
         const counts = await deps.versions.counts(trx, versionId);
-        await deps.versions.swapHead(trx, ctx.datasetId, versionId, counts, 'READY');
+        await deps.versions.swapHead(trx, ctx.datasetId, versionId, counts);
       }, 'Dataset reindexed');
     },
   };

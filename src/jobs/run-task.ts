@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../adapters/db/database.js';
+import type { DatasetLifecycle } from '../modules/lifecycle/dataset-lifecycle.js';
 import type { TasksRepo } from '../modules/tasks/tasks.repo.js';
 import type { TaskContext, TaskHandler } from './registry.js';
 
@@ -22,6 +23,8 @@ export class WorkerShutdown extends Error {
 export interface RunTaskDeps {
   db: Db;
   tasks: TasksRepo;
+  /** Moves the task's dataset on commit and on failure. */
+  lifecycle: Pick<DatasetLifecycle, 'finish' | 'stop'>;
   log: Logger;
   workerInstance: string;
   abortPollMs: number;
@@ -50,6 +53,7 @@ export async function runTask(deps: RunTaskDeps, handler: TaskHandler, taskId: s
   let committed = false;
   const ctx: TaskContext = {
     taskId,
+    taskType: task.task_type,
     datasetId: task.dataset_id,
     createdBy: task.created_by,
     config: task.config,
@@ -69,6 +73,7 @@ export async function runTask(deps: RunTaskDeps, handler: TaskHandler, taskId: s
         const value = await work(trx);
         const text = typeof message === 'function' ? message(value) : message;
         if (!(await tasks.complete(trx, taskId, task.attempt, text))) throw new TaskAborted();
+        await deps.lifecycle.finish(trx, task);
         return value;
       });
       committed = true;
@@ -90,7 +95,8 @@ export async function runTask(deps: RunTaskDeps, handler: TaskHandler, taskId: s
       return;
     }
     ctx.log.error({ err }, 'task failed');
-    await tasks.fail(taskId, err instanceof Error ? err.message : String(err), task.attempt);
+    const message = err instanceof Error ? err.message : String(err);
+    await tasks.fail(taskId, message, (trx, ended) => deps.lifecycle.stop(trx, ended, message), task.attempt);
   } finally {
     clearInterval(poll);
     deps.running.delete(controller);

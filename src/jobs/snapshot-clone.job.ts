@@ -28,7 +28,7 @@ export function snapshotCloneJob(deps: SnapshotCloneDeps): JobDefinition {
       await ctx.commit(async (trx) => {
         // The version is held by this task's config even if the snapshot or its dataset is deleted meanwhile.
         await deps.snapshots.hold(trx, String(ctx.config.snapshot_id));
-        await deps.versions.swapHead(trx, ctx.datasetId, versionId, counts, 'READY');
+        await deps.versions.swapHead(trx, ctx.datasetId, versionId, counts);
         const embedding = ctx.config.embedding_config as EmbeddingConfig | null;
         if (embedding) await deps.indexing.setEmbeddingConfig(trx, ctx.datasetId, embedding);
         await deps.snapshots.record(trx, { datasetId: ctx.datasetId, createdBy: ctx.createdBy, reason: 'clone' });

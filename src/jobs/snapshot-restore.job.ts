@@ -20,7 +20,7 @@ export function snapshotRestoreJob(deps: SnapshotJobDeps): JobDefinition {
       await ctx.progress(50, `Restoring snapshot ${snapshot.name}`);
       await ctx.commit(async (trx) => {
         if (!(await deps.snapshots.hold(trx, snapshot.id))) throw new Error(`Snapshot ${snapshot.id} no longer exists`);
-        await deps.versions.swapHead(trx, ctx.datasetId, snapshot.version_id, { n_images: snapshot.n_images, n_videos: snapshot.n_videos, n_objects: snapshot.n_objects }, 'READY');
+        await deps.versions.swapHead(trx, ctx.datasetId, snapshot.version_id, { n_images: snapshot.n_images, n_videos: snapshot.n_videos, n_objects: snapshot.n_objects });
         await deps.snapshots.setCurrent(trx, ctx.datasetId, snapshot.id);
       }, `Restored snapshot ${snapshot.name}`);
     },

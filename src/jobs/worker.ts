@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../adapters/db/database.js';
 import type { TaskType } from '../core/tasks.js';
+import type { DatasetLifecycle } from '../modules/lifecycle/dataset-lifecycle.js';
 import type { TasksRepo } from '../modules/tasks/tasks.repo.js';
 import type { JobDefinition } from './registry.js';
 import { WorkerShutdown, runTask } from './run-task.js';
@@ -14,6 +15,7 @@ export interface WorkerOptions {
   pool: pg.Pool;
   db: Db;
   tasks: TasksRepo;
+  lifecycle: Pick<DatasetLifecycle, 'finish' | 'stop'>;
   jobs: Map<TaskType, JobDefinition>;
   log: Logger;
   concurrency: number;
@@ -39,7 +41,7 @@ export function installQueueSchema(pool: pg.Pool): Promise<void> {
 }
 
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
-  const { tasks, log } = options;
+  const { tasks, lifecycle, log } = options;
   const instanceId = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const heartbeatMs = options.heartbeatMs ?? 5_000;
   const staleAfterSeconds = options.staleAfterSeconds ?? 30;
@@ -48,9 +50,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const liveness = new WorkerRepo(options.db);
   await liveness.heartbeat(instanceId);
   if (options.exclusive) await liveness.forceUnlockJobs(await liveness.jobLockHolders());
-  await recover(liveness, tasks, instanceId, staleAfterSeconds, options.exclusive, log);
+  await recover(liveness, tasks, lifecycle, instanceId, staleAfterSeconds, options.exclusive, log);
 
-  const deps = { db: options.db, tasks, log, workerInstance: instanceId, abortPollMs: options.abortPollMs ?? 500, running };
+  const deps = { db: options.db, tasks, lifecycle, log, workerInstance: instanceId, abortPollMs: options.abortPollMs ?? 500, running };
   const taskList: TaskList = {};
   for (const [type, def] of options.jobs) {
     taskList[type] = async (payload, helpers) => {
@@ -82,7 +84,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     setInterval(() => liveness.heartbeat(instanceId).catch((err: unknown) => log.warn({ err }, 'worker heartbeat failed')), heartbeatMs),
     // Only embedded mode may treat other instances as dead at once; scale-out waits for stale heartbeats.
     setInterval(
-      () => recover(liveness, tasks, instanceId, staleAfterSeconds, false, log).catch((err: unknown) => log.warn({ err }, 'task recovery failed')),
+      () => recover(liveness, tasks, lifecycle, instanceId, staleAfterSeconds, false, log).catch((err: unknown) => log.warn({ err }, 'task recovery failed')),
       options.recoveryIntervalMs ?? 15_000,
     ),
   ];
@@ -103,6 +105,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 async function recover(
   liveness: WorkerRepo,
   tasks: TasksRepo,
+  lifecycle: Pick<DatasetLifecycle, 'stop'>,
   selfId: string,
   staleAfterSeconds: number,
   exclusive: boolean,
@@ -117,7 +120,8 @@ async function recover(
       await tasks.markInterrupted(orphan.id, 'Resuming after the worker running it stopped');
     } else {
       log.warn({ taskId: orphan.id, jobExists: orphan.job_exists }, 'task interrupted too often; failing it');
-      await tasks.fail(orphan.id, 'The worker running this task stopped unexpectedly and the task cannot resume; retry it');
+      const message = 'The worker running this task stopped unexpectedly and the task cannot resume; retry it';
+      await tasks.fail(orphan.id, message, (trx, ended) => lifecycle.stop(trx, ended, message));
     }
   }
 }

@@ -9,6 +9,8 @@ import { AppError } from '../../src/core/errors.js';
  * src/core/operations.ts, so that a change to either shows up here.
  */
 const STARTS_FROM: Record<DatasetOperation, DatasetStatus[]> = {
+  // Processing a new dataset's uploads checks its transaction, not its status.
+  process_files: ['READY', 'READ ONLY', 'PARTIAL INDEX', 'INDEXING', 'ERROR'],
   add_media: ['READY', 'PARTIAL INDEX'],
   reindex: ['PARTIAL INDEX'],
   create_snapshot: ['READY'],
@@ -22,6 +24,8 @@ const STARTS_FROM: Record<DatasetOperation, DatasetStatus[]> = {
 };
 
 const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
+  // One creation at a time.
+  process_files: ['DATASET_CREATION'],
   // A media batch or reindex replaces the head with its own fork on commit: an import or propagation
   // committed meanwhile would be lost, so they exclude each other both ways.
   add_media: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
@@ -87,6 +91,11 @@ describe('requireOperation', () => {
   it('throws a 409 naming the allowed statuses otherwise, and passes when allowed', () => {
     expect(() => requireOperation('create_snapshot', 'PARTIAL INDEX', [])).toThrow("Operation 'create_snapshot' needs the dataset READY; it is PARTIAL INDEX");
     expect(() => requireOperation('restore_snapshot', 'ERROR', [])).not.toThrow();
+  });
+
+  it('refuses a second creation with the 409 that names the running task', () => {
+    expect(() => requireOperation('process_files', 'INDEXING', ['DATASET_CREATION'])).toThrow('A DATASET_CREATION task is already running on this dataset');
+    expect(() => requireOperation('process_files', 'ERROR', [])).not.toThrow();
   });
 
   it('refuses an edit during a restore with the 409 that names it', () => {

@@ -10,15 +10,14 @@ import { archiveFormatOf, readArchive } from '../../adapters/archives/archive-re
 import { SNIFF_BYTES } from '../../adapters/media/sniff.js';
 import { ArchiveRefusedError, type SkippedEntry } from '../../adapters/archives/archive-types.js';
 import { errors } from '../../core/errors.js';
-import { type DatasetOperation, requireOperation } from '../../core/operations.js';
+import type { DatasetOperation } from '../../core/lifecycle.js';
 import type { Principal } from '../auth/auth.service.js';
-import type { DatasetsRepo } from '../datasets/datasets.repo.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionRepo, NewUploadFile } from '../ingestion/ingestion.repo.js';
 import type { UploadLimits } from '../ingestion/ingestion.service.js';
+import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import { NotMediaError, storeMedia } from '../ingestion/media-intake.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
-import type { TasksRepo } from '../tasks/tasks.repo.js';
 import { type AddMediaOptions, parseAddMediaOptions } from './add-media.options.js';
 import type { AddMediaRepo } from './add-media.repo.js';
 import type { RemoteMediaProbe } from './remote-media.js';
@@ -53,8 +52,7 @@ export class AddMediaService {
     private readonly repo: AddMediaRepo,
     private readonly ingestion: IngestionRepo,
     private readonly datasets: DatasetsService,
-    private readonly datasetsRepo: DatasetsRepo,
-    private readonly tasks: TasksRepo,
+    private readonly lifecycle: DatasetLifecycle,
     private readonly blobs: BlobStore,
     private readonly blobGc: BlobGcRepo,
     private readonly remote: RemoteMediaProbe,
@@ -130,9 +128,8 @@ export class AddMediaService {
   async reindex(principal: Principal, datasetId: string): Promise<string> {
     await this.datasets.authorize(principal, datasetId, 'write');
     return this.db.transaction().execute(async (trx) => {
-      const state = await this.requireState(trx, datasetId, 'reindex');
-      await this.datasetsRepo.setStatus(trx, datasetId, 'READ ONLY');
-      return this.tasks.create(trx, { datasetId, type: 'REINDEX', createdBy: principal.userId, config: { previous_status: state.status } });
+      const state = await this.requireState(trx, datasetId, 'reindex', true);
+      return (await this.lifecycle.start(trx, { datasetId, operation: 'reindex', state, createdBy: principal.userId })).taskId;
     });
   }
 
@@ -144,11 +141,9 @@ export class AddMediaService {
   }
 
   private async requireState(trx: Db, datasetId: string, operation: DatasetOperation, lock = false) {
-    const state = await this.datasetsRepo.operationState(trx, datasetId, lock);
-    if (!state) throw errors.datasetNotFound();
+    const state = await this.lifecycle.state(trx, datasetId, { lock });
     if (operation === 'add_media' && !state.embeddingConfig) throw errors.noEmbeddingConfig(datasetId);
-    requireOperation(operation, state.status, await this.tasks.runningTypes(trx, datasetId));
-    return state;
+    return this.lifecycle.guard(state, operation);
   }
 
   /** Checks again under the dataset's row lock and starts the task: two concurrent requests cannot both pass. */
@@ -157,10 +152,10 @@ export class AddMediaService {
       const state = await this.requireState(trx, datasetId, 'add_media', true);
       const transId = await this.repo.openBatch(trx, datasetId, principal.userId);
       await this.ingestion.addFiles(trx, datasetId, transId, batch.files);
-      await this.datasetsRepo.setStatus(trx, datasetId, 'READ ONLY');
-      return this.tasks.create(trx, {
+      const started = await this.lifecycle.start(trx, {
         datasetId,
-        type: 'MEDIA_ADDITION',
+        operation: 'add_media',
+        state,
         createdBy: principal.userId,
         statusMessage: `Queued: ${batch.source === 'files' || batch.source === 'archive' ? `${batch.files.length} file(s)` : batch.location} to add`,
         config: {
@@ -168,11 +163,11 @@ export class AddMediaService {
           source: batch.source,
           ...(batch.location ? { [batch.source === 's3' ? 's3_uri' : 'path']: batch.location } : {}),
           ...batch.options,
-          previous_status: state.status,
           skipped: batch.skipped.slice(0, SKIPPED_KEPT),
           skipped_count: batch.skipped.length,
         },
       });
+      return started.taskId;
     });
   }
 

@@ -1,12 +1,10 @@
 import type { Db } from '../../adapters/db/database.js';
 import { LABEL_MAX_LENGTH, TAG_MAX_LENGTH, cleanAnnotation } from '../../core/custom-fields.js';
 import { errors } from '../../core/errors.js';
-import { requireOperation } from '../../core/operations.js';
 import { type ExploreQuery, parseExploreFilters } from '../../core/vql.js';
 import type { Principal } from '../auth/auth.service.js';
-import type { DatasetsRepo } from '../datasets/datasets.repo.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
-import type { TasksRepo } from '../tasks/tasks.repo.js';
+import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { VersionsRepo } from '../versions/versions.repo.js';
 import type { AnnotationChange, AnnotationsRepo, MediaPick } from './annotations.repo.js';
 
@@ -37,8 +35,7 @@ export class AnnotationsService {
     private readonly db: Db,
     private readonly repo: AnnotationsRepo,
     private readonly datasets: DatasetsService,
-    private readonly datasetsRepo: DatasetsRepo,
-    private readonly tasks: TasksRepo,
+    private readonly lifecycle: DatasetLifecycle,
     private readonly versions: VersionsRepo,
   ) {}
 
@@ -87,17 +84,17 @@ export class AnnotationsService {
   async startPropagation(principal: Principal, datasetId: string, level: number): Promise<string> {
     await this.datasets.authorize(principal, datasetId, 'write');
     return this.db.transaction().execute(async (trx) => {
-      const state = await this.datasetsRepo.operationState(trx, datasetId);
-      if (!state) throw errors.datasetNotFound();
-      requireOperation('propagate_labels', state.status, await this.tasks.runningTypes(trx, datasetId));
+      const state = await this.lifecycle.check(trx, datasetId, 'propagate_labels');
       if (!state.headVersionId) throw errors.notIndexed(datasetId);
-      return this.tasks.create(trx, {
+      const started = await this.lifecycle.start(trx, {
         datasetId,
-        type: 'LABEL_PROPAGATION',
+        operation: 'propagate_labels',
+        state,
         createdBy: principal.userId,
         statusMessage: `Queued: label propagation at threshold ${level}`,
         config: { threshold: level },
       });
+      return started.taskId;
     });
   }
 
@@ -110,9 +107,7 @@ export class AnnotationsService {
     const pick = 'kind' in selection ? selection : toPick(selection);
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const state = await this.datasetsRepo.operationState(trx, datasetId);
-        if (!state) throw errors.datasetNotFound();
-        requireOperation('edit_annotations', state.status, await this.tasks.runningTypes(trx, datasetId));
+        const state = await this.lifecycle.check(trx, datasetId, 'edit_annotations');
         if (!state.headVersionId) throw errors.notIndexed(datasetId);
         await this.requireKnown(trx, state.headVersionId, pick);
         const matched = await this.repo.countPicked(trx, state.headVersionId, pick);
@@ -120,7 +115,7 @@ export class AnnotationsService {
         const versionId = await this.versions.fork(trx, datasetId, null, 'delta', change.kind === 'set_object_label' ? 'carried' : 'written by the caller');
         const changed = await this.repo.apply(trx, state.headVersionId, versionId, pick, change);
         if (changed === 0) throw new Unchanged(matched);
-        await this.versions.swapHead(trx, datasetId, versionId, await this.repo.counts(trx, datasetId), state.status);
+        await this.versions.swapHead(trx, datasetId, versionId, await this.repo.counts(trx, datasetId));
         return { matched, changed };
       });
     } catch (err) {

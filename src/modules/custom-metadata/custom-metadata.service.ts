@@ -4,12 +4,10 @@ import type { Db } from '../../adapters/db/database.js';
 import { tableFormatOf } from '../../adapters/tables/table-rows.js';
 import type { FieldType } from '../../core/custom-fields.js';
 import { errors } from '../../core/errors.js';
-import { requireOperation } from '../../core/operations.js';
 import type { Principal } from '../auth/auth.service.js';
-import type { DatasetsRepo } from '../datasets/datasets.repo.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
+import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
-import type { TasksRepo } from '../tasks/tasks.repo.js';
 import type { VersionsRepo } from '../versions/versions.repo.js';
 import type { CustomMetadataRepo } from './custom-metadata.repo.js';
 import { type MetadataFile, planFile } from './metadata-file.js';
@@ -35,8 +33,7 @@ export class CustomMetadataService {
     private readonly db: Db,
     private readonly repo: CustomMetadataRepo,
     private readonly datasets: DatasetsService,
-    private readonly datasetsRepo: DatasetsRepo,
-    private readonly tasks: TasksRepo,
+    private readonly lifecycle: DatasetLifecycle,
     private readonly versions: VersionsRepo,
     private readonly blobs: BlobStore,
     private readonly blobGc: BlobGcRepo,
@@ -46,7 +43,7 @@ export class CustomMetadataService {
   /** Access and the guard first, then the body: a refused request reads no file. */
   async start(principal: Principal, datasetId: string, readFile: () => Promise<IncomingFile>): Promise<string> {
     await this.datasets.authorize(principal, datasetId, 'write');
-    const headVersionId = await this.guard(this.db, datasetId, false);
+    const { headVersionId } = await this.guard(this.db, datasetId, false);
     const incoming = await readFile();
     if (!incoming) throw errors.metadataFileRequired();
     const file = await this.store(incoming);
@@ -55,14 +52,16 @@ export class CustomMetadataService {
       const plan = await planFile(this.blobs, file, existing);
       if (!plan.ok) throw errors.badMetadataFile(plan.problem);
       return await this.db.transaction().execute(async (trx) => {
-        await this.guard(trx, datasetId, true);
-        return this.tasks.create(trx, {
+        const state = await this.guard(trx, datasetId, true);
+        const started = await this.lifecycle.start(trx, {
           datasetId,
-          type: 'CUSTOM_METADATA',
+          operation: 'import_custom_metadata',
+          state,
           createdBy: principal.userId,
           statusMessage: `Queued: import of ${incoming.fileName} (${Object.keys(plan.types).length} field(s), key ${plan.key})`,
           config: { blob_hash: file.blobHash, format: file.format, size: file.size, file_name: incoming.fileName, key: plan.key, types: plan.types },
         });
+        return started.taskId;
       });
     } catch (err) {
       await this.blobGc.queue([file.blobHash]);
@@ -96,12 +95,10 @@ export class CustomMetadataService {
     };
   }
 
-  private async guard(trx: Db, datasetId: string, lock: boolean): Promise<string> {
-    const state = await this.datasetsRepo.operationState(trx, datasetId, lock);
-    if (!state) throw errors.datasetNotFound();
-    requireOperation('import_custom_metadata', state.status, await this.tasks.runningTypes(trx, datasetId));
+  private async guard(trx: Db, datasetId: string, lock: boolean) {
+    const state = await this.lifecycle.check(trx, datasetId, 'import_custom_metadata', { lock });
     if (!state.headVersionId) throw errors.notIndexed(datasetId);
-    return state.headVersionId;
+    return { ...state, headVersionId: state.headVersionId };
   }
 
   private async store(incoming: NonNullable<IncomingFile>): Promise<MetadataFile> {

@@ -1,6 +1,5 @@
 import type { Db } from '../../adapters/db/database.js';
 import type { NewDataset } from '../../adapters/db/schema.js';
-import type { DatasetStatus } from '../../core/dataset-status.js';
 import type { DatasetRole } from '../../core/permissions.js';
 
 const DATASET_COLUMNS = [
@@ -28,64 +27,13 @@ export class DatasetsRepo {
     return row.id;
   }
 
-  /**
-   * A dataset made from another (a clone, an enriched copy): "<source name> (<suffix>)", its description, owned by
-   * whoever made it, INDEXING until the task that fills it commits.
-   */
-  insertDerived(
-    trx: Db,
-    source: { id: string; display_name: string; description: string },
-    derived: { suffix: string; ownerId: string; snapshotsEnabled: boolean },
-  ): Promise<string> {
-    return this.insert(
-      {
-        display_name: `${source.display_name} (${derived.suffix})`,
-        description: source.description,
-        owner_id: derived.ownerId,
-        status_new: 'INDEXING',
-        fatal_error_msg: null,
-        source_dataset_id: source.id,
-        snapshots_enabled: derived.snapshotsEnabled,
-      },
-      trx,
-    );
-  }
-
-  /**
-   * What operations decide on; `lock` (the default) holds the dataset's row until the caller's transaction
-   * ends, so a check and the change it allows cannot interleave with another.
-   */
-  async operationState(trx: Db, datasetId: string, lock = true) {
-    let q = trx.selectFrom('datasets').select(['status_new', 'head_version_id', 'embedding_config']).where('id', '=', datasetId);
-    if (lock) q = q.forUpdate();
-    const row = await q.executeTakeFirst();
-    return row && { status: row.status_new, headVersionId: row.head_version_id, embeddingConfig: row.embedding_config };
-  }
-
   async snapshotsEnabled(trx: Db, datasetId: string): Promise<boolean> {
     const row = await trx.selectFrom('datasets').select('snapshots_enabled').where('id', '=', datasetId).executeTakeFirst();
     return row?.snapshots_enabled ?? false;
   }
 
-  async setStatus(trx: Db, datasetId: string, status: DatasetStatus): Promise<void> {
-    await trx.updateTable('datasets').set({ status_new: status, progress: 0 }).where('id', '=', datasetId).execute();
-  }
-
   async update(datasetId: string, changes: { display_name?: string; description?: string }): Promise<void> {
     await this.db.updateTable('datasets').set(changes).where('id', '=', datasetId).execute();
-  }
-
-  async lock(trx: Db, datasetId: string): Promise<void> {
-    await trx.selectFrom('datasets').select('id').where('id', '=', datasetId).forUpdate().executeTakeFirst();
-  }
-
-  async markIndexing(trx: Db, datasetId: string): Promise<void> {
-    await trx.updateTable('datasets').set({ status_new: 'INDEXING', progress: 0, fatal_error_msg: null }).where('id', '=', datasetId).execute();
-  }
-
-  /** A change that recomputes the index shows INDEXING until it commits (it was READ ONLY while media were processed). */
-  async markIndexingDuringChange(datasetId: string): Promise<void> {
-    await this.db.updateTable('datasets').set({ status_new: 'INDEXING' }).where('id', '=', datasetId).where('status_new', '=', 'READ ONLY').execute();
   }
 
   async setProgress(datasetId: string, progress: number): Promise<void> {

@@ -2,7 +2,7 @@ import type { Db } from '../../adapters/db/database.js';
 import { errors } from '../../core/errors.js';
 import { type DatasetAction, authorize } from '../../core/permissions.js';
 import type { Principal } from '../auth/auth.service.js';
-import type { TasksRepo } from '../tasks/tasks.repo.js';
+import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { DatasetRemovalRepo } from './dataset-removal.repo.js';
 import type { DatasetsRepo } from './datasets.repo.js';
 
@@ -18,7 +18,7 @@ export class DatasetsService {
     private readonly db: Db,
     private readonly repo: DatasetsRepo,
     private readonly removal: DatasetRemovalRepo,
-    private readonly tasks: TasksRepo,
+    private readonly lifecycle: DatasetLifecycle,
     private readonly snapshotsEnabled: boolean,
   ) {}
 
@@ -34,7 +34,10 @@ export class DatasetsService {
     return dataset;
   }
 
-  /** An empty dataset that waits for its first upload transaction; SNAPSHOTS_ENABLED decides its snapshot support. */
+  /**
+   * An empty dataset that waits for its first upload transaction; SNAPSHOTS_ENABLED decides its snapshot support.
+   * Its first status, INDEXING, is the insert's value: every later status is the dataset lifecycle's.
+   */
   async create(principal: Principal, name: string | undefined) {
     const displayName = name?.trim();
     if (!displayName) throw errors.missingParameter('dataset_name');
@@ -46,10 +49,6 @@ export class DatasetsService {
       source_dataset_id: null,
       snapshots_enabled: this.snapshotsEnabled,
     });
-  }
-
-  markIndexing(trx: Db, datasetId: string): Promise<void> {
-    return this.repo.markIndexing(trx, datasetId);
   }
 
   get(principal: Principal, datasetId: string) {
@@ -68,9 +67,7 @@ export class DatasetsService {
   async remove(principal: Principal, datasetId: string): Promise<void> {
     await this.authorize(principal, datasetId, 'delete');
     await this.db.transaction().execute(async (trx) => {
-      await this.repo.lock(trx, datasetId);
-      const running = await this.tasks.activeTaskType(trx, datasetId);
-      if (running) throw errors.operationRunning(running);
+      await this.lifecycle.requireIdle(trx, datasetId);
       await this.removal.remove(trx, datasetId);
     });
   }

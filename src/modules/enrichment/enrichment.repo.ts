@@ -167,9 +167,4 @@ export class EnrichmentRepo {
     await sql`update datasets set enrichment_models = (select enrichment_models from datasets where id = ${fromId}::uuid)
       where id = ${toId}::uuid and exists (select 1 from datasets where id = ${fromId}::uuid)`.execute(trx);
   }
-
-  /** The source goes back to the status it had, unless something else moved it meanwhile. */
-  async releaseSource(trx: Db, sourceId: string, status: string): Promise<void> {
-    await sql`update datasets set status_new = ${status}, progress = 100 where id = ${sourceId}::uuid and status_new = 'READ ONLY'`.execute(trx);
-  }
 }

@@ -1,10 +1,8 @@
 import type { Db } from '../../adapters/db/database.js';
 import { errors } from '../../core/errors.js';
-import { requireOperation } from '../../core/operations.js';
 import type { Principal } from '../auth/auth.service.js';
-import type { DatasetsRepo } from '../datasets/datasets.repo.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
-import type { TasksRepo } from '../tasks/tasks.repo.js';
+import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import { type EnrichmentModel, resolveRequest } from './enrichment-models.js';
 import type { EnrichmentRepo } from './enrichment.repo.js';
 
@@ -22,8 +20,7 @@ export class EnrichmentService {
     private readonly db: Db,
     private readonly repo: EnrichmentRepo,
     private readonly datasets: DatasetsService,
-    private readonly datasetsRepo: DatasetsRepo,
-    private readonly tasks: TasksRepo,
+    private readonly lifecycle: DatasetLifecycle,
     private readonly catalogue: () => EnrichmentModel[],
   ) {}
 
@@ -55,29 +52,25 @@ export class EnrichmentService {
   async enrich(principal: Principal, datasetId: string, requested: Record<string, string>): Promise<{ datasetId: string; taskId: string }> {
     const source = await this.datasets.authorize(principal, datasetId, 'write');
     return this.db.transaction().execute(async (trx) => {
-      const state = await this.datasetsRepo.operationState(trx, datasetId);
-      if (!state) throw errors.datasetNotFound();
+      const state = await this.lifecycle.state(trx, datasetId);
       const applied = (await this.repo.context(datasetId))?.enrichment_models ?? {};
       const models = resolveRequest(this.catalogue(), requested, applied);
-      requireOperation('enrich_dataset', state.status, await this.tasks.runningTypes(trx, datasetId));
+      this.lifecycle.guard(state, 'enrich_dataset');
       if (!state.headVersionId) throw errors.notIndexed(datasetId);
-      const copyId = await this.datasetsRepo.insertDerived(trx, source, { suffix: 'enriched', ownerId: principal.userId, snapshotsEnabled: source.snapshots_enabled });
-      await this.datasetsRepo.setStatus(trx, datasetId, 'READ ONLY');
-      const taskId = await this.tasks.create(trx, {
-        datasetId: copyId,
-        type: 'ENRICHMENT',
+      return this.lifecycle.start(trx, {
+        datasetId,
+        operation: 'enrich_dataset',
+        state,
+        copy: { source, suffix: 'enriched', ownerId: principal.userId, snapshotsEnabled: source.snapshots_enabled },
         createdBy: principal.userId,
         statusMessage: `Queued: enrichment of ${source.display_name} with ${models.map((m) => m.id).join(', ')}`,
         config: {
-          source_dataset_id: datasetId,
           version_id: state.headVersionId,
-          previous_status: state.status,
           embedding_config: state.embeddingConfig,
           models: Object.fromEntries(models.map((m) => [m.type, m.id])),
           applied_models: applied,
         },
       });
-      return { datasetId: copyId, taskId };
     });
   }
 }

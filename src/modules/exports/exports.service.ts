@@ -4,9 +4,8 @@ import type { UrlSigner } from '../../adapters/secrets/url-signer.js';
 import { errors } from '../../core/errors.js';
 import { type ExportFormat, type ExportStatus, archiveFileName, canExport, exportStatus } from '../../core/exports.js';
 import type { Principal } from '../auth/auth.service.js';
-import type { DatasetsRepo } from '../datasets/datasets.repo.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
-import type { TasksRepo } from '../tasks/tasks.repo.js';
+import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { MediaSelection } from './export-items.js';
 import type { ExportsRepo } from './exports.repo.js';
 
@@ -39,8 +38,7 @@ export class ExportsService {
     private readonly db: Db,
     private readonly repo: ExportsRepo,
     private readonly datasets: DatasetsService,
-    private readonly datasetsRepo: DatasetsRepo,
-    private readonly tasks: TasksRepo,
+    private readonly lifecycle: DatasetLifecycle,
     private readonly blobs: BlobStore,
     private readonly signer: UrlSigner,
     private readonly settings: ExportSettings,
@@ -54,9 +52,8 @@ export class ExportsService {
     await this.datasets.authorize(principal, datasetId, 'read');
     if (request.selection !== null) validateSelection(request.selection);
     return this.db.transaction().execute(async (trx) => {
-      const state = await this.datasetsRepo.operationState(trx, datasetId);
-      if (!state) throw errors.datasetNotFound();
-      if (!canExport(state.status, await this.tasks.runningTypes(trx, datasetId)) || !state.headVersionId) throw errors.exportNotReady(state.status);
+      const state = await this.lifecycle.state(trx, datasetId);
+      if (!canExport(state.status, state.running) || !state.headVersionId) throw errors.exportNotReady(state.status);
       const versionId = state.headVersionId;
       if (request.selection !== null) await this.checkIds(versionId, request.selection);
       const count = await this.repo.countItems(versionId, request.selection);

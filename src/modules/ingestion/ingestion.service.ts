@@ -4,8 +4,8 @@ import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-sto
 import { errors } from '../../core/errors.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
+import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
-import type { TasksRepo } from '../tasks/tasks.repo.js';
 import type { IngestionRepo, NewUploadFile } from './ingestion.repo.js';
 import { NotMediaError, storeMedia } from './media-intake.js';
 
@@ -27,7 +27,7 @@ export class IngestionService {
     private readonly db: Db,
     private readonly repo: IngestionRepo,
     private readonly datasets: DatasetsService,
-    private readonly tasks: TasksRepo,
+    private readonly lifecycle: DatasetLifecycle,
     private readonly blobs: BlobStore,
     private readonly blobGc: BlobGcRepo,
     readonly limits: UploadLimits,
@@ -99,10 +99,9 @@ export class IngestionService {
     return this.db.transaction().execute(async (trx) => {
       await this.requireOpen(trx, datasetId, transId, true);
       if ((await this.repo.countFiles(trx, datasetId, transId)) === 0) throw errors.emptyTransaction(transId);
-      if (await this.tasks.activeTaskType(trx, datasetId, 'DATASET_CREATION')) throw errors.operationRunning('DATASET_CREATION');
+      const started = await this.lifecycle.start(trx, { datasetId, operation: 'process_files', createdBy: principal.userId, config: { trans_id: transId } });
       await this.repo.setTransactionStatus(trx, datasetId, transId, 'PROCESSING');
-      await this.datasets.markIndexing(trx, datasetId);
-      return this.tasks.create(trx, { datasetId, type: 'DATASET_CREATION', createdBy: principal.userId, config: { trans_id: transId } });
+      return started.taskId;
     });
   }
 

@@ -1,10 +1,8 @@
 import type { Db } from '../../adapters/db/database.js';
 import { errors } from '../../core/errors.js';
-import { requireOperation } from '../../core/operations.js';
 import type { Principal } from '../auth/auth.service.js';
-import type { DatasetsRepo } from '../datasets/datasets.repo.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
-import type { TasksRepo } from '../tasks/tasks.repo.js';
+import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { SnapshotView, SnapshotsRepo } from './snapshots.repo.js';
 
 /** Spec 4.1: list, create, rename, restore, clone and soft-delete the snapshots of a dataset. */
@@ -13,8 +11,7 @@ export class SnapshotsService {
     private readonly db: Db,
     private readonly repo: SnapshotsRepo,
     private readonly datasets: DatasetsService,
-    private readonly datasetsRepo: DatasetsRepo,
-    private readonly tasks: TasksRepo,
+    private readonly lifecycle: DatasetLifecycle,
   ) {}
 
   /** Access first (404 hidden, 403 without write), then the feature (403 for datasets without snapshot support). */
@@ -35,8 +32,7 @@ export class SnapshotsService {
     const name = body.name?.trim();
     if (body.name !== undefined && !name) throw errors.validation('name must not be empty');
     const id = await this.db.transaction().execute(async (trx) => {
-      const state = await this.lockedState(trx, datasetId);
-      requireOperation('create_snapshot', state.status, state.running);
+      const state = await this.lifecycle.check(trx, datasetId, 'create_snapshot');
       if (!state.headVersionId) throw errors.noDataToSnapshot();
       return this.repo.record(trx, { datasetId, createdBy: principal.userId, reason: 'manual', name, description: body.description });
     });
@@ -59,20 +55,20 @@ export class SnapshotsService {
   async restore(principal: Principal, datasetId: string, snapshotId: string | 'current'): Promise<string> {
     await this.authorize(principal, datasetId, 'write');
     return this.db.transaction().execute(async (trx) => {
-      const state = await this.lockedState(trx, datasetId);
+      const state = await this.lifecycle.state(trx, datasetId);
       const id = snapshotId === 'current' ? await this.repo.currentId(trx, datasetId) : snapshotId;
       if (id === null) throw errors.noCurrentSnapshot();
       const snapshot = await this.repo.find(datasetId, id, trx);
       if (!snapshot) throw errors.snapshotNotFound();
-      requireOperation('restore_snapshot', state.status, state.running);
-      await this.datasetsRepo.setStatus(trx, datasetId, 'READ ONLY');
-      return this.tasks.create(trx, {
+      const started = await this.lifecycle.start(trx, {
         datasetId,
-        type: 'SNAPSHOT_RESTORE',
+        operation: 'restore_snapshot',
+        state,
         createdBy: principal.userId,
         statusMessage: `Queued: restore of snapshot ${snapshot.name}`,
-        config: { snapshot_id: snapshot.id, version_id: snapshot.version_id, previous_status: state.status },
+        config: { snapshot_id: snapshot.id, version_id: snapshot.version_id },
       });
+      return started.taskId;
     });
   }
 
@@ -83,18 +79,17 @@ export class SnapshotsService {
   async clone(principal: Principal, datasetId: string, snapshotId: string): Promise<{ datasetId: string; taskId: string }> {
     const source = await this.authorize(principal, datasetId, 'write');
     return this.db.transaction().execute(async (trx) => {
-      const state = await this.lockedState(trx, datasetId);
+      const state = await this.lifecycle.state(trx, datasetId);
       const snapshot = await this.repo.find(datasetId, snapshotId, trx);
       if (!snapshot) throw errors.snapshotNotFound();
-      requireOperation('clone_snapshot', state.status, state.running);
-      const cloneId = await this.datasetsRepo.insertDerived(trx, source, { suffix: 'cloned', ownerId: principal.userId, snapshotsEnabled: true });
-      const taskId = await this.tasks.create(trx, {
-        datasetId: cloneId,
-        type: 'SNAPSHOT_CLONE',
+      return this.lifecycle.start(trx, {
+        datasetId,
+        operation: 'clone_snapshot',
+        state,
+        copy: { source, suffix: 'cloned', ownerId: principal.userId, snapshotsEnabled: true },
         createdBy: principal.userId,
         statusMessage: `Queued: clone of snapshot ${snapshot.name}`,
         config: {
-          source_dataset_id: datasetId,
           snapshot_id: snapshot.id,
           version_id: snapshot.version_id,
           n_images: snapshot.n_images,
@@ -103,7 +98,6 @@ export class SnapshotsService {
           embedding_config: state.embeddingConfig,
         },
       });
-      return { datasetId: cloneId, taskId };
     });
   }
 
@@ -111,18 +105,12 @@ export class SnapshotsService {
   async remove(principal: Principal, datasetId: string, snapshotId: string): Promise<void> {
     await this.authorize(principal, datasetId, 'write');
     await this.db.transaction().execute(async (trx) => {
-      await this.datasetsRepo.lock(trx, datasetId);
+      await this.lifecycle.lock(trx, datasetId);
       const snapshot = await this.repo.find(datasetId, snapshotId, trx);
       if (!snapshot) throw errors.snapshotNotFound();
       if (snapshot.is_current) throw errors.currentSnapshotNotDeletable();
       if (snapshot.is_restoring) throw errors.snapshotBeingRestored();
       await this.repo.softDelete(trx, snapshotId);
     });
-  }
-
-  private async lockedState(trx: Db, datasetId: string) {
-    const dataset = await this.datasetsRepo.operationState(trx, datasetId);
-    if (!dataset) throw errors.datasetNotFound();
-    return { ...dataset, running: await this.tasks.runningTypes(trx, datasetId) };
   }
 }

@@ -1,17 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { TaskRow } from '../../adapters/db/schema.js';
-import type { DatasetStatus } from '../../core/dataset-status.js';
-import {
-  ACTIVE_STATUSES,
-  DATASET_STATUS_ON_RETRY,
-  DATASET_STATUS_ON_STOP,
-  SOURCE_STATUS_ON_STOP,
-  type StatusTarget,
-  type TaskStatus,
-  statusAfter,
-  type TaskType,
-} from '../../core/tasks.js';
+import { ACTIVE_STATUSES, type TaskStatus, type TaskType } from '../../core/tasks.js';
 
 export interface NewTask {
   datasetId: string;
@@ -20,6 +10,16 @@ export interface NewTask {
   config?: Record<string, unknown>;
   statusMessage?: string;
 }
+
+/** What a task's end needs to know to move its dataset. */
+export interface EndedTask {
+  dataset_id: string;
+  task_type: TaskType;
+  config: Record<string, unknown>;
+}
+
+/** The dataset side of a task's stop or retry (the dataset lifecycle's), run in the same transaction as the task's own change. */
+export type DatasetEffect = (trx: Db, task: EndedTask) => Promise<void>;
 
 /** Job attempts cover restarts and crashes only: a handler's own failure ends the task as FAILED at once. */
 export const JOB_MAX_ATTEMPTS = 10;
@@ -64,33 +64,12 @@ export class TasksRepo {
       .execute();
   }
 
-  /** The type of an active task on the dataset (of `type` when given), or undefined when none runs. */
-  async activeTaskType(trx: Db, datasetId: string, type?: TaskType): Promise<TaskType | undefined> {
-    let q = trx.selectFrom('tasks').select('task_type').where('dataset_id', '=', datasetId).where('status', 'in', ACTIVE_STATUSES);
-    if (type) q = q.where('task_type', '=', type);
-    return (await q.executeTakeFirst())?.task_type;
-  }
-
-  /**
-   * Types of the tasks running on the dataset, the clones and enrichments made from it included (they run
-   * on the new dataset but block a restore of this one, and an enrichment every change): what the
-   * operation guard decides on.
-   */
-  async runningTypes(trx: Db, datasetId: string): Promise<TaskType[]> {
-    const rows = await sql<{ task_type: TaskType }>`
-      select distinct task_type from tasks
-      where status in ('INITIALIZING', 'RUNNING')
-        and (dataset_id = ${datasetId}::uuid
-          or (task_type in ('SNAPSHOT_CLONE', 'ENRICHMENT') and config ->> 'source_dataset_id' = ${datasetId}::text))`.execute(trx);
-    return rows.rows.map((r) => r.task_type);
-  }
-
   async find(taskId: string): Promise<TaskRow | undefined> {
     return this.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirst();
   }
 
   /** Abort wins only while the task is still active and not committing; the check and the write are one statement. */
-  async abort(taskId: string): Promise<boolean> {
+  async abort(taskId: string, onStop: DatasetEffect): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('tasks')
@@ -100,42 +79,9 @@ export class TasksRepo {
         .where('phase', '=', 'work')
         .returning(['dataset_id', 'task_type', 'config'])
         .executeTakeFirst();
-      if (row) await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_STOP, 'The task creating this dataset was aborted; retry it to resume');
+      if (row) await onStop(trx, row);
       return row !== undefined;
     });
-  }
-
-  private async applyDatasetRule(
-    trx: Db,
-    task: { dataset_id: string; task_type: TaskType; config: Record<string, unknown> },
-    rules: typeof DATASET_STATUS_ON_STOP,
-    fatalErrorMsg: string | null,
-  ): Promise<void> {
-    const source = task.config.source_dataset_id;
-    if (rules === DATASET_STATUS_ON_STOP && typeof source === 'string') {
-      await this.applyRule(trx, source, SOURCE_STATUS_ON_STOP[task.task_type], task.config, null);
-    }
-    await this.applyRule(trx, task.dataset_id, rules[task.task_type], task.config, fatalErrorMsg);
-  }
-
-  private async applyRule(
-    trx: Db,
-    datasetId: string,
-    rule: { from: readonly DatasetStatus[]; to: StatusTarget } | undefined,
-    config: Record<string, unknown>,
-    fatalErrorMsg: string | null,
-  ): Promise<void> {
-    if (!rule) return;
-    const to = statusAfter(rule.to, config);
-    if (!to) return;
-    // Going back to where the dataset was before leaves it exactly as it was: no error message either.
-    const extra = rule.to === 'previous' ? { progress: 100 } : { fatal_error_msg: fatalErrorMsg };
-    await trx
-      .updateTable('datasets')
-      .set({ status_new: to, ...extra })
-      .where('id', '=', datasetId)
-      .where('status_new', 'in', rule.from)
-      .execute();
   }
 
   /**
@@ -143,7 +89,7 @@ export class TasksRepo {
    * what to return in the same transaction (a worker may take the task the moment it commits). Null when the task
    * was no longer FAILED or ABORTED.
    */
-  async retry<T>(taskId: string, answer: (trx: Db) => Promise<T>): Promise<T | null> {
+  async retry<T>(taskId: string, onRetry: DatasetEffect, answer: (trx: Db) => Promise<T>): Promise<T | null> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('tasks')
@@ -163,7 +109,7 @@ export class TasksRepo {
         .returning(['dataset_id', 'task_type', 'config'])
         .executeTakeFirst();
       if (!row) return null;
-      await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_RETRY, null);
+      await onRetry(trx, row);
       await this.enqueue(trx, taskId, row.task_type);
       return answer(trx);
     });
@@ -227,7 +173,7 @@ export class TasksRepo {
   }
 
   /** Fails the task; with `attempt`, only while that run is still the task's live one. */
-  async fail(taskId: string, errorMessage: string, attempt?: number): Promise<void> {
+  async fail(taskId: string, errorMessage: string, onStop: DatasetEffect, attempt?: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       let q = trx
         .updateTable('tasks')
@@ -238,7 +184,7 @@ export class TasksRepo {
       const row = await q
         .returning(['dataset_id', 'task_type', 'config'])
         .executeTakeFirst();
-      if (row) await this.applyDatasetRule(trx, row, DATASET_STATUS_ON_STOP, errorMessage);
+      if (row) await onStop(trx, row);
     });
   }
 

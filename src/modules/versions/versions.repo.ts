@@ -1,7 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
-import type { DatasetStatus } from '../../core/dataset-status.js';
 import { FULL_SET_FLOOR, carryAnnotations } from './version-annotations.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
@@ -193,13 +192,13 @@ export class VersionsRepo {
 
   /**
    * Makes `versionId` the dataset's head; the one it replaces is released (the sweep reclaims it when nothing else holds it).
-   * Counts without `n_objects` (an edit, which detects nothing) keep the dataset's.
+   * Counts without `n_objects` (an edit, which detects nothing) keep the dataset's. The status is the dataset lifecycle's to set.
    */
-  async swapHead(trx: Db, datasetId: string, versionId: string, counts: Omit<VersionCounts, 'n_objects'> & { n_objects?: number }, status: DatasetStatus): Promise<void> {
+  async swapHead(trx: Db, datasetId: string, versionId: string, counts: Omit<VersionCounts, 'n_objects'> & { n_objects?: number }): Promise<void> {
     const previous = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
     await trx
       .updateTable('datasets')
-      .set({ head_version_id: versionId, status_new: status, progress: 100, fatal_error_msg: null, ...counts })
+      .set({ head_version_id: versionId, progress: 100, fatal_error_msg: null, ...counts })
       .where('id', '=', datasetId)
       .execute();
     if (previous.head_version_id && previous.head_version_id !== versionId) {
