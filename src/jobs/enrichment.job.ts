@@ -36,7 +36,8 @@ const MEDIA_SHARE = 90;
 /**
  * ENRICHMENT, on the enriched copy: every image and video frame of the source's head through the chosen
  * models (in parallel, results staged per media so a rerun resumes), then the objects clustered, then one
- * commit that gives the copy its version (the source's rows with the results); the dataset lifecycle makes it READY and gives the source back.
+ * commit that gives the copy its version (the source's rows with the results); with it the dataset lifecycle
+ * makes the copy READY and gives the source back.
  */
 export function enrichmentJob(deps: EnrichmentJobDeps): JobDefinition {
   return {

@@ -25,9 +25,9 @@ export const reindexStage: PipelineStage = {
   weight: 1,
   async run(run, progress) {
     const versionId = run.versionId ?? (await prepareVersion(run));
-    const { ctx } = run;
-    await run.deps.lifecycle.indexing(run.deps.db, { dataset_id: ctx.datasetId, task_type: ctx.taskType, config: ctx.config });
-    await indexVersion(run.deps, versionId, run.ctx.signal, progress);
+    const { ctx, deps } = run;
+    await deps.lifecycle.indexing(deps.db, { dataset_id: ctx.datasetId, task_type: ctx.taskType, config: ctx.config });
+    await indexVersion(deps, versionId, ctx.signal, progress);
   },
 };
 

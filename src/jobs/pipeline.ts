@@ -11,7 +11,7 @@ import type { TaskContext } from './registry.js';
 export interface PipelineDeps extends MediaProcessingDeps, VersionIndexerDeps {
   ingestion: IngestionRepo;
   datasets: DatasetsRepo;
-  lifecycle: Pick<DatasetLifecycle, 'indexing' | 'state'>;
+  lifecycle: Pick<DatasetLifecycle, 'indexing'>;
   versions: VersionsRepo;
   snapshots: SnapshotsRepo;
   /** Media decoded at once: sharp and ffmpeg use threads of their own, so a few per core is enough. */
