@@ -125,7 +125,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const mediaRepo = new MediaRepo(db);
   const auth = new AuthService(new AuthRepo(db), keyBox, config);
   const removal = new DatasetRemovalRepo(db);
-  const datasets = new DatasetsService(db, datasetsRepo, removal, lifecycle, config.snapshotsEnabled);
+  const datasets = new DatasetsService(db, datasetsRepo, removal, config.snapshotsEnabled);
   const access = new AccessService(new AccessRepo(db), datasets, auth);
   const tasks = new TasksService(tasksRepo, new TaskListRepo(db, database.pool), datasets, lifecycle);
   const blobGc = new BlobGcRepo(db);

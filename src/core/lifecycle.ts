@@ -173,6 +173,9 @@ export function requireOperation(operation: DatasetOperation, status: DatasetSta
   throw LIFECYCLE[operation].refusal === 'already running' ? errors.operationRunning(check.by) : errors.operationBlocked(operation, check.by);
 }
 
+/** Said on a creation's dataset when its task is aborted. */
+export const CREATION_ABORTED = 'The task creating this dataset was aborted; retry it to resume';
+
 /** What starting an operation does, once the guard let it: the status it sets, the task it creates, what that task's config keeps. */
 export interface StartPlan {
   /** The checked dataset's new status (its progress restarts at 0); null: unchanged. */

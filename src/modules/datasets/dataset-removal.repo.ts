@@ -1,10 +1,18 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import { ACTIVE_STATUSES, type TaskType } from '../../core/tasks.js';
 import { deleteUnreferencedMedia } from '../versions/version-gc.repo.js';
 
 /** Removing a dataset; its versions are left to the version sweep, since a clone may share them. */
 export class DatasetRemovalRepo {
   constructor(private readonly db: Db) {}
+
+  /** Holds the dataset's row until the caller's transaction ends; the type of a task still active on it, if any. */
+  async lockIdle(trx: Db, datasetId: string): Promise<TaskType | undefined> {
+    await trx.selectFrom('datasets').select('id').where('id', '=', datasetId).forUpdate().executeTakeFirst();
+    const row = await trx.selectFrom('tasks').select('task_type').where('dataset_id', '=', datasetId).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
+    return row?.task_type;
+  }
 
   /**
    * Deletes the dataset (its snapshots, uploads, exports and tasks go with it; its versions lose their

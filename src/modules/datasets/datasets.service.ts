@@ -2,7 +2,6 @@ import type { Db } from '../../adapters/db/database.js';
 import { errors } from '../../core/errors.js';
 import { type DatasetAction, authorize } from '../../core/permissions.js';
 import type { Principal } from '../auth/auth.service.js';
-import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { DatasetRemovalRepo } from './dataset-removal.repo.js';
 import type { DatasetsRepo } from './datasets.repo.js';
 
@@ -18,7 +17,6 @@ export class DatasetsService {
     private readonly db: Db,
     private readonly repo: DatasetsRepo,
     private readonly removal: DatasetRemovalRepo,
-    private readonly lifecycle: DatasetLifecycle,
     private readonly snapshotsEnabled: boolean,
   ) {}
 
@@ -67,7 +65,8 @@ export class DatasetsService {
   async remove(principal: Principal, datasetId: string): Promise<void> {
     await this.authorize(principal, datasetId, 'delete');
     await this.db.transaction().execute(async (trx) => {
-      await this.lifecycle.requireIdle(trx, datasetId);
+      const running = await this.removal.lockIdle(trx, datasetId);
+      if (running) throw errors.operationRunning(running);
       await this.removal.remove(trx, datasetId);
     });
   }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { DatasetStatus } from '../../core/dataset-status.js';
 import type { StatusChange } from '../../core/lifecycle.js';
-import { ACTIVE_STATUSES, type TaskType } from '../../core/tasks.js';
+import type { TaskType } from '../../core/tasks.js';
 
 /** The SQL of the dataset lifecycle: the only place that writes `datasets.status_new` after a dataset's insert. */
 export class DatasetLifecycleRepo {
@@ -29,12 +29,6 @@ export class DatasetLifecycleRepo {
         and (dataset_id = ${datasetId}::uuid
           or (task_type in ('SNAPSHOT_CLONE', 'ENRICHMENT') and config ->> 'source_dataset_id' = ${datasetId}::text))`.execute(trx);
     return rows.rows.map((r) => r.task_type);
-  }
-
-  /** The type of an active task on the dataset itself, or undefined when none runs. */
-  async activeTaskType(trx: Db, datasetId: string): Promise<TaskType | undefined> {
-    const row = await trx.selectFrom('tasks').select('task_type').where('dataset_id', '=', datasetId).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
-    return row?.task_type;
   }
 
   async lock(trx: Db, datasetId: string): Promise<void> {

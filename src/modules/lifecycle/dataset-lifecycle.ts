@@ -13,7 +13,7 @@ import {
   stopTransition,
 } from '../../core/lifecycle.js';
 import type { TaskType } from '../../core/tasks.js';
-import type { EndedTask, TasksRepo } from '../tasks/tasks.repo.js';
+import type { EndedTask, TaskEndings, TasksRepo } from '../tasks/tasks.repo.js';
 import type { CopyOf, DatasetLifecycleRepo } from './dataset-lifecycle.repo.js';
 
 /** A dataset as operations decide on it, read (and by default locked) in the caller's transaction. */
@@ -41,15 +41,12 @@ export interface StartRequest {
 /** A task a dataset change ends or moves: its dataset, type and config, as on its row. */
 export type LifecycleTask = EndedTask;
 
-/** Said on a creation's dataset when its task is aborted. */
-export const CREATION_ABORTED = 'The task creating this dataset was aborted; retry it to resume';
-
 /**
  * The dataset lifecycle's one owner: every operation starts here (row lock, guard, status, task and its job, in
  * the caller's transaction), and the task engine ends every task here (commit, stop, retry), all by the table
  * in src/core/lifecycle.ts.
  */
-export class DatasetLifecycle {
+export class DatasetLifecycle implements TaskEndings {
   constructor(
     private readonly repo: DatasetLifecycleRepo,
     private readonly tasks: TasksRepo,
@@ -97,13 +94,6 @@ export class DatasetLifecycle {
   /** Holds the dataset's row until the caller's transaction ends (a change that no operation guards, like a snapshot's deletion). */
   lock(trx: Db, datasetId: string): Promise<void> {
     return this.repo.lock(trx, datasetId);
-  }
-
-  /** Deletion waits for every task on the dataset: 409 naming the one running. */
-  async requireIdle(trx: Db, datasetId: string): Promise<void> {
-    await this.repo.lock(trx, datasetId);
-    const running = await this.repo.activeTaskType(trx, datasetId);
-    if (running) throw errors.operationRunning(running);
   }
 
   /** A task recomputing the whole index shows it (READ ONLY → INDEXING). */

@@ -21,6 +21,12 @@ export interface EndedTask {
 /** The dataset side of a task's stop or retry (the dataset lifecycle's), run in the same transaction as the task's own change. */
 export type DatasetEffect = (trx: Db, task: EndedTask) => Promise<void>;
 
+/** The dataset lifecycle's steps the task engine calls (DatasetLifecycle, injected: the lifecycle builds on this area). */
+export interface TaskEndings {
+  stop(trx: Db, task: EndedTask, reason: string): Promise<void>;
+  retry(trx: Db, task: EndedTask): Promise<void>;
+}
+
 /** Job attempts cover restarts and crashes only: a handler's own failure ends the task as FAILED at once. */
 export const JOB_MAX_ATTEMPTS = 10;
 

@@ -1,10 +1,10 @@
 import { errors } from '../../core/errors.js';
+import { CREATION_ABORTED } from '../../core/lifecycle.js';
 import { type TaskSortField, canAbort, canRetry } from '../../core/tasks.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
-import { CREATION_ABORTED, type DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { TaskFilters, TaskListRepo } from './task-list.repo.js';
-import type { TasksRepo } from './tasks.repo.js';
+import type { TaskEndings, TasksRepo } from './tasks.repo.js';
 
 export interface TaskListQuery extends TaskFilters {
   sort_by?: TaskSortField;
@@ -18,7 +18,7 @@ export class TasksService {
     private readonly repo: TasksRepo,
     private readonly read: TaskListRepo,
     private readonly datasets: DatasetsService,
-    private readonly lifecycle: DatasetLifecycle,
+    private readonly endings: TaskEndings,
   ) {}
 
   async list(principal: Principal, q: TaskListQuery) {
@@ -49,7 +49,7 @@ export class TasksService {
     const task = await this.findWritable(principal, taskId);
     const decision = canAbort(task);
     if (!decision.ok) throw errors.taskNotAbortable(decision.reason);
-    if (!(await this.repo.abort(taskId, (trx, ended) => this.lifecycle.stop(trx, ended, CREATION_ABORTED)))) {
+    if (!(await this.repo.abort(taskId, (trx, ended) => this.endings.stop(trx, ended, CREATION_ABORTED)))) {
       const now = await this.read.findVisible(taskId, principal.userId);
       throw errors.taskNotAbortable(now?.phase === 'commit' ? 'it is in its final commit phase' : `it is already ${now?.status}`);
     }
@@ -62,7 +62,7 @@ export class TasksService {
     if (!decision.ok) throw errors.taskNotRetryable(decision.reason);
     const view = await this.repo.retry(
       taskId,
-      (trx, ended) => this.lifecycle.retry(trx, ended),
+      (trx, ended) => this.endings.retry(trx, ended),
       (trx) => this.read.findView(taskId, trx),
     );
     if (!view) throw errors.taskNotRetryable('its status changed meanwhile');
