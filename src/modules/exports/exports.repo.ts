@@ -128,7 +128,7 @@ export class ExportsRepo {
   async expire(now: Date): Promise<number> {
     const { rows } = await sql<{ n: number }>`
       with gone as (delete from exports where expires_at < ${now} returning blob_hash),
-      queued as (insert into blob_gc_candidates (hash) select blob_hash from gone where blob_hash is not null
+      queued as (insert into blob_gc_candidates (hash) select distinct blob_hash from gone where blob_hash is not null
         on conflict (hash) do update set queued_at = now())
       select count(*)::int as n from gone`.execute(this.db);
     return rows[0]?.n ?? 0;
