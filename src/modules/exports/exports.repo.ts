@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import { addJob } from '../../adapters/queue/graphile-queue.js';
 import type { ExportFormat, ExportState } from '../../core/exports.js';
 import { type MediaSelection, selectedIds } from './export-items.js';
 
@@ -46,7 +47,7 @@ export class ExportsRepo {
       .returning('id')
       .executeTakeFirstOrThrow();
     if (e.status === 'PENDING') {
-      await sql`select graphile_worker.add_job(${EXPORT_JOB}::text, json_build_object('exportId', ${id}::text), max_attempts => 5, job_key => ${id}::text)`.execute(trx);
+      await addJob(trx, EXPORT_JOB, { exportId: id }, { key: id, maxAttempts: 5 });
     }
     return id;
   }
