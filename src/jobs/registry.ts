@@ -11,19 +11,7 @@ import { mediaAdditionJob } from './media-addition.job.js';
 import { reindexJob } from './reindex.job.js';
 import { snapshotCloneJob } from './snapshot-clone.job.js';
 import { snapshotRestoreJob } from './snapshot-restore.job.js';
-import {
-  type BlobsSweepDeps,
-  type ExpiredExportsSweepDeps,
-  SWEEP_NAMES,
-  type StagingTablesSweepDeps,
-  type SweepName,
-  type SweepPass,
-  type VersionsSweepDeps,
-  blobsSweep,
-  expiredExportsSweep,
-  stagingTablesSweep,
-  versionsSweep,
-} from './sweeps.js';
+import { SWEEP_NAMES, type SweepName, type SweepPass, blobsSweep, expiredExportsSweep, stagingTablesSweep, versionsSweep } from './sweeps.js';
 
 /** What a handler gets: ids and config re-read from the task row, progress, abort, and the commit phase. */
 export interface TaskContext {
@@ -80,10 +68,10 @@ const JOBS = {
   SNAPSHOT_CLONE: task(snapshotCloneJob),
   LABEL_PROPAGATION: task(labelPropagationJob),
   [EXPORT_JOB]: payload((deps: ExportJobDeps) => (body, signal) => runExport(deps, (body as { exportId: string }).exportId, signal)),
-  'sweep-expired-exports': sweep((deps: ExpiredExportsSweepDeps) => expiredExportsSweep(deps)),
-  'sweep-staging-tables': sweep((deps: StagingTablesSweepDeps) => stagingTablesSweep(deps)),
-  'sweep-versions': sweep((deps: VersionsSweepDeps) => versionsSweep(deps)),
-  'sweep-blobs': sweep((deps: BlobsSweepDeps) => blobsSweep(deps)),
+  'sweep-expired-exports': sweep(expiredExportsSweep),
+  'sweep-staging-tables': sweep(stagingTablesSweep),
+  'sweep-versions': sweep(versionsSweep),
+  'sweep-blobs': sweep(blobsSweep),
 } satisfies Record<TaskType | SweepName, unknown> & Record<string, { kind: RegisteredJob['kind'] }>;
 
 type Declared = typeof JOBS;
@@ -117,7 +105,7 @@ export function declaredJobs(deps: JobDeps, overrides: readonly JobDefinition[] 
  * Refuses to boot on a bad registry: a job name nobody declared, a name with two handlers, or a
  * required name (every task type, the export job, every sweep) with no handler at all.
  */
-export function checkRegistry(jobs: readonly RegisteredJob[], required: readonly string[] = REQUIRED_JOBS): Map<string, RegisteredJob> {
+export function checkRegistry(jobs: readonly RegisteredJob[]): Map<string, RegisteredJob> {
   const byName = new Map<string, RegisteredJob>();
   const problems: string[] = [];
   for (const job of jobs) {
@@ -125,7 +113,7 @@ export function checkRegistry(jobs: readonly RegisteredJob[], required: readonly
     else if (byName.has(job.name)) problems.push(`job ${job.name} has more than one handler`);
     else byName.set(job.name, job);
   }
-  for (const name of required) if (!byName.has(name)) problems.push(`job ${name} has no handler`);
+  for (const name of REQUIRED_JOBS) if (!byName.has(name)) problems.push(`job ${name} has no handler`);
   if (problems.length > 0) throw new Error(`Invalid job registry: ${problems.join('; ')}`);
   return byName;
 }
