@@ -21,6 +21,7 @@ import { addMediaRoutes } from './modules/add-media/add-media.routes.js';
 import { annotationsRoutes } from './modules/annotations/annotations.routes.js';
 import { customMetadataRoutes } from './modules/custom-metadata/custom-metadata.routes.js';
 import { type MetricsSource, registerMetrics } from './modules/system/metrics.js';
+import type { SweepStatus } from './modules/system/system.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { snapshotsRoutes } from './modules/snapshots/snapshots.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
@@ -40,6 +41,8 @@ export interface AppDeps {
   services: Services;
   checkDatabase: () => Promise<void>;
   metrics: MetricsSource;
+  /** How each garbage sweep of this process has fared, where this process runs them. */
+  sweeps?: () => Record<string, SweepStatus>;
   publicUrl: string | null;
   version: string;
   /** Serve the pipeline routes (on-premises add_media from a local path): only where this process also runs jobs. */
@@ -89,8 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthentication(app, deps.services.auth);
 
   const { auth, datasets, access, tasks, ingestion, media } = deps.services;
-  registerMetrics(app, deps.metrics);
-  systemRoutes(app, { checkDatabase: deps.checkDatabase });
+  registerMetrics(app, { ...deps.metrics, sweeps: deps.sweeps });
+  systemRoutes(app, { checkDatabase: deps.checkDatabase, sweeps: deps.sweeps });
   authRoutes(app, { auth, secureCookies: deps.publicUrl?.startsWith('https:') ?? false });
   ingestionRoutes(app, { datasets, ingestion });
   datasetsRoutes(app, { datasets });

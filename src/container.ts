@@ -11,8 +11,8 @@ import { CHANNELS, PgEvents } from './adapters/events/pg-events.js';
 import { ImageWorkerPool } from './adapters/media/image-workers.js';
 import { KeyBox, loadServerKey } from './adapters/secrets/key-box.js';
 import { UrlSigner } from './adapters/secrets/url-signer.js';
-import type { JobDeps } from './jobs/index.js';
-import { installQueueSchema } from './jobs/worker.js';
+import { installQueueSchema } from './adapters/queue/graphile-queue.js';
+import type { JobDeps } from './jobs/registry.js';
 import { AccessRepo } from './modules/access/access.repo.js';
 import { AccessService } from './modules/access/access.service.js';
 import { AuthRepo } from './modules/auth/auth.repo.js';
@@ -91,6 +91,7 @@ export interface Container {
   lifecycle: DatasetLifecycle;
   repos: { tasks: TasksRepo; media: MediaRepo; blobGc: BlobGcRepo; versionGc: VersionGcRepo; exports: ExportsRepo; customMetadata: CustomMetadataRepo };
   services: Services;
+  /** What each declared job needs, by job name (src/jobs/registry.ts). */
   jobDeps: JobDeps;
   /** Alert evaluation; server.ts starts it in the worker role. */
   alerts: AlertConsumer;
@@ -164,16 +165,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const annotations = new AnnotationsService(db, annotationsRepo, datasets, lifecycle, versionsRepo);
   const customMetadataRepo = new CustomMetadataRepo(db, database.pool);
   const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, lifecycle, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
-  const jobDeps: JobDeps = {
-    enrichment: enrichmentRepo,
-    enricher: new MediaEnricher(builtins, openai),
-    enrichmentModels: catalogue,
-    enrichmentConcurrency: config.enrichment.threads + (openai ? config.enrichment.openai!.concurrency : 0),
-    annotations: annotationsRepo,
-    customMetadata: customMetadataRepo,
-    snapshots: snapshotsRepo,
-    views: viewsRepo,
-    addMedia: addMediaRepo,
+  const indexing = new IndexingRepo(db);
+  const pipeline = {
     db,
     blobs,
     images,
@@ -182,7 +175,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     datasets: datasetsRepo,
     lifecycle,
     versions: versionsRepo,
-    indexing: new IndexingRepo(db),
+    snapshots: snapshotsRepo,
+    indexing,
     blobGc,
     embedding: centerNetIdentity(config.embeddingInputSize),
     indexThreads: config.indexThreads,
@@ -194,6 +188,39 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       intervalSeconds: config.media.videoFrameIntervalSeconds,
       sceneThreshold: config.media.sceneThreshold,
     },
+  };
+  const versionGc = new VersionGcRepo(db);
+  const jobDeps: JobDeps = {
+    DATASET_CREATION: pipeline,
+    MEDIA_ADDITION: { ...pipeline, addMedia: addMediaRepo },
+    REINDEX: pipeline,
+    ENRICHMENT: {
+      db,
+      blobs,
+      enrichment: enrichmentRepo,
+      enricher: new MediaEnricher(builtins, openai),
+      enrichmentModels: catalogue,
+      enrichmentConcurrency: config.enrichment.threads + (openai ? config.enrichment.openai!.concurrency : 0),
+      versions: versionsRepo,
+      indexing,
+      snapshots: snapshotsRepo,
+      datasets: datasetsRepo,
+      indexThreads: config.indexThreads,
+    },
+    CUSTOM_METADATA: { blobs, blobGc, customMetadata: customMetadataRepo, annotations: annotationsRepo, datasets: datasetsRepo, versions: versionsRepo },
+    SNAPSHOT_RESTORE: { snapshots: snapshotsRepo, versions: versionsRepo },
+    SNAPSHOT_CLONE: { snapshots: snapshotsRepo, versions: versionsRepo, indexing, views: viewsRepo, enrichment: enrichmentRepo },
+    LABEL_PROPAGATION: { db, annotations: annotationsRepo, datasets: datasetsRepo, versions: versionsRepo },
+    EXPORT: { db, blobs, exports: exportsRepo, blobGc, log, ttlSeconds: config.export.ttlSeconds },
+    'sweep-expired-exports': { exports: exportsRepo, log },
+    'sweep-staging-tables': { staging: customMetadataRepo, log },
+    'sweep-versions': {
+      versions: versionGc,
+      graceSeconds: config.versionGcGraceSeconds,
+      purgeDeletedAfterSeconds: config.snapshotPurgeAfterSeconds,
+      log,
+    },
+    'sweep-blobs': { queue: blobGc, blobs, graceSeconds: config.blobGcGraceSeconds, log },
   };
 
   // After a reconnect, what was announced meanwhile is lost: drop caches, read notifications and batches again.
@@ -217,7 +244,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     database,
     blobs,
     lifecycle,
-    repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc: new VersionGcRepo(db), exports: exportsRepo, customMetadata: customMetadataRepo },
+    repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc, exports: exportsRepo, customMetadata: customMetadataRepo },
     services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
     jobDeps,
     alerts,

@@ -4,11 +4,9 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Container, createContainer } from './container.js';
-import { startBlobGc } from './jobs/blob-gc.js';
-import { runExport } from './jobs/export.job.js';
-import { EXPORT_JOB } from './modules/exports/exports.repo.js';
-import { productionJobs, startableTaskTypes } from './jobs/index.js';
-import { type JobDefinition, checkRegistry } from './jobs/registry.js';
+import { type JobDefinition, checkRegistry, declaredJobs } from './jobs/registry.js';
+import { SweepHealth } from './jobs/sweep-health.js';
+import { SWEEP_NAMES } from './jobs/sweeps.js';
 import { type Worker, startWorker } from './jobs/worker.js';
 
 export interface Loupe {
@@ -22,9 +20,9 @@ export interface Loupe {
 
 export interface StartOptions {
   log?: Logger;
-  /** Replaces the production job list (tests register their own handlers). */
+  /** Task handlers that replace the declared ones of the same types (tests register stand-ins). */
   jobs?: JobDefinition[];
-  workerTimings?: { heartbeatMs?: number; staleAfterSeconds?: number; recoveryIntervalMs?: number; abortPollMs?: number; blobGcIntervalMs?: number };
+  workerTimings?: { heartbeatMs?: number; staleAfterSeconds?: number; recoveryIntervalMs?: number; abortPollMs?: number; sweepIntervalMs?: number };
 }
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -51,7 +49,7 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
   const container = await createContainer(config, log, 'server');
   let jobs: ReturnType<typeof checkRegistry>;
   try {
-    jobs = checkRegistry(options.jobs ?? productionJobs(container.jobDeps), options.jobs ? [] : startableTaskTypes);
+    jobs = checkRegistry(declaredJobs(container.jobDeps, options.jobs));
   } catch (err) {
     await container.close();
     throw err;
@@ -59,11 +57,10 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
   let app: FastifyInstance | null = null;
   let worker: Worker | null = null;
   let url: string | null = null;
-  let stopBlobGc = () => {};
+  const sweepHealth = new SweepHealth(SWEEP_NAMES);
 
   const close = async () => {
     await app?.close();
-    stopBlobGc();
     await container.alerts.stop();
     await worker?.stop();
     await container.close();
@@ -80,36 +77,8 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
         log,
         concurrency: config.workerConcurrency,
         exclusive: config.databaseUrl === null,
-        extraJobs: {
-          [EXPORT_JOB]: (payload, signal) =>
-            runExport(
-              {
-                db: container.database.db,
-                blobs: container.blobs,
-                exports: container.repos.exports,
-                blobGc: container.repos.blobGc,
-                log,
-                ttlSeconds: config.export.ttlSeconds,
-              },
-              (payload as { exportId: string }).exportId,
-              signal,
-            ),
-        },
+        sweepHealth,
         ...options.workerTimings,
-      });
-      stopBlobGc = startBlobGc({
-        queue: container.repos.blobGc,
-        blobs: container.blobs,
-        log,
-        graceSeconds: config.blobGcGraceSeconds,
-        versions: {
-          repo: container.repos.versionGc,
-          graceSeconds: config.versionGcGraceSeconds,
-          purgeDeletedAfterSeconds: config.snapshotPurgeAfterSeconds,
-        },
-        exports: container.repos.exports,
-        staging: container.repos.customMetadata,
-        intervalMs: options.workerTimings?.blobGcIntervalMs ?? 60_000,
       });
       container.alerts.start(config.alertSweepSeconds * 1000);
     }
@@ -119,6 +88,8 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
         services: container.services,
         checkDatabase: container.checkDatabase,
         metrics: { taskTotals: () => container.repos.tasks.totals() },
+        // Only a process that runs the sweeps knows how they fare.
+        sweeps: config.role === 'all' ? () => sweepHealth.snapshot() : undefined,
         publicUrl: config.publicUrl,
         version,
         processRoutes: config.role === 'all',

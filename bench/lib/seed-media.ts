@@ -42,7 +42,7 @@ export async function seedIndexedDataset(
       .set({ head_version_id: versionId, status_new: 'READY', n_images: count, n_videos: 0, progress: 100 })
       .where('id', '=', datasetId)
       .execute();
-    await loupe.container.jobDeps.snapshots.record(trx, { datasetId, createdBy: ownerId, reason: 'creation' });
+    await loupe.container.jobDeps.SNAPSHOT_RESTORE.snapshots.record(trx, { datasetId, createdBy: ownerId, reason: 'creation' });
   });
   // As autovacuum and the checkpointer leave a dataset a few minutes after its creation: otherwise the vacuum of
   // the million new rows (visibility map, hint bits) and the checkpoint their WAL calls for run during whatever

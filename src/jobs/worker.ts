@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { Logger as GraphileLogger, type Runner, type TaskList, run, runMigrations } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../adapters/db/database.js';
-import type { TaskType } from '../core/tasks.js';
+import { type QueueHandler, QueueInspector, type QueueRunner, addJob, startQueueRunner } from '../adapters/queue/graphile-queue.js';
 import type { DatasetLifecycle } from '../modules/lifecycle/dataset-lifecycle.js';
 import type { TasksRepo } from '../modules/tasks/tasks.repo.js';
-import type { JobDefinition } from './registry.js';
+import type { RegisteredJob } from './registry.js';
 import { WorkerShutdown, runTask } from './run-task.js';
+import type { SweepHealth } from './sweep-health.js';
+import type { SweepName } from './sweeps.js';
 import { WorkerRepo } from './worker.repo.js';
 
 export interface WorkerOptions {
@@ -16,17 +17,20 @@ export interface WorkerOptions {
   db: Db;
   tasks: TasksRepo;
   lifecycle: Pick<DatasetLifecycle, 'finish' | 'stop'>;
-  jobs: Map<TaskType, JobDefinition>;
+  /** The checked registry: every job this worker runs, by name. */
+  jobs: Map<string, RegisteredJob>;
   log: Logger;
   concurrency: number;
   /** True when this process owns the database alone (embedded mode): every other worker is dead. */
   exclusive: boolean;
+  /** Where each sweep's runs and failures are counted. */
+  sweepHealth: SweepHealth;
   heartbeatMs?: number;
   staleAfterSeconds?: number;
   recoveryIntervalMs?: number;
   abortPollMs?: number;
-  /** Queue jobs that are not Task Manager tasks (exports), by job name: each gets the payload and a signal that fires on shutdown. */
-  extraJobs?: Record<string, (payload: unknown, signal: AbortSignal) => Promise<void>>;
+  /** How long after one pass of a sweep ends the next one starts. */
+  sweepIntervalMs?: number;
 }
 
 export interface Worker {
@@ -35,56 +39,79 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-/** The queue's own tables; every role installs them because the API enqueues jobs in its transactions. */
-export function installQueueSchema(pool: pg.Pool): Promise<void> {
-  return runMigrations({ pgPool: pool, logger: silentGraphileLogger });
-}
-
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const { tasks, lifecycle, log } = options;
   const instanceId = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const heartbeatMs = options.heartbeatMs ?? 5_000;
   const staleAfterSeconds = options.staleAfterSeconds ?? 30;
+  const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const running = new Set<AbortController>();
 
   const liveness = new WorkerRepo(options.db);
+  const queue = new QueueInspector(options.db);
   await liveness.heartbeat(instanceId);
-  if (options.exclusive) await liveness.forceUnlockJobs(await liveness.jobLockHolders());
-  await recover(liveness, tasks, lifecycle, instanceId, staleAfterSeconds, options.exclusive, log);
+  if (options.exclusive) await queue.forceUnlockWorkers(await queue.lockHolders());
+  await recover(liveness, queue, tasks, lifecycle, instanceId, staleAfterSeconds, options.exclusive, log);
 
-  const deps = { db: options.db, tasks, lifecycle, log, workerInstance: instanceId, abortPollMs: options.abortPollMs ?? 500, running };
-  const taskList: TaskList = {};
-  for (const [type, def] of options.jobs) {
-    taskList[type] = async (payload, helpers) => {
-      const { taskId } = payload as { taskId: string };
-      await runTask(deps, def.handler, taskId, helpers.job.locked_by);
-    };
+  /** Runs `work` with a signal that fires on shutdown. */
+  const withSignal = async (work: (signal: AbortSignal) => Promise<void>) => {
+    const controller = new AbortController();
+    running.add(controller);
+    try {
+      await work(controller.signal);
+    } finally {
+      running.delete(controller);
+    }
+  };
+  const scheduleSweep = (name: SweepName, replace: boolean) =>
+    addJob(options.db, name, {}, { key: name, replace, runAt: new Date(Date.now() + sweepIntervalMs) });
+
+  const runTaskDeps = { db: options.db, tasks, lifecycle, log, workerInstance: instanceId, abortPollMs: options.abortPollMs ?? 500, running };
+  const jobHandlers: Record<string, QueueHandler> = {};
+  const sweepHandlers: Record<string, QueueHandler> = {};
+  for (const job of options.jobs.values()) {
+    if (job.kind === 'task') {
+      jobHandlers[job.name] = (payload, info) => runTask(runTaskDeps, job.handler, (payload as { taskId: string }).taskId, info.lockedBy);
+    } else if (job.kind === 'payload') {
+      jobHandlers[job.name] = (payload) => withSignal((signal) => job.handler(payload, signal));
+    } else {
+      // A failed pass is counted and logged, never retried early: the next pass is already scheduled.
+      sweepHandlers[job.name] = () =>
+        withSignal(async (signal) => {
+          try {
+            await job.handler(signal);
+            options.sweepHealth.record(job.name, false);
+          } catch (err) {
+            if (signal.aborted) return;
+            options.sweepHealth.record(job.name, true);
+            log.error({ err, sweep: job.name }, 'sweep failed');
+          } finally {
+            await scheduleSweep(job.name, true);
+          }
+        });
+    }
   }
-  for (const [name, handler] of Object.entries(options.extraJobs ?? {})) {
-    taskList[name] = async (payload) => {
-      const controller = new AbortController();
-      running.add(controller);
-      try {
-        await handler(payload, controller.signal);
-      } finally {
-        running.delete(controller);
-      }
-    };
+
+  const runners: QueueRunner[] = [];
+  const stopRunners = () => Promise.all(runners.map((r) => r.stop()));
+  try {
+    runners.push(await startQueueRunner({ pool: options.pool, concurrency: options.concurrency, handlers: jobHandlers, log }));
+    // Sweeps have a lane of their own, so a long task never holds them back nor they a task.
+    runners.push(
+      await startQueueRunner({ pool: options.pool, concurrency: 1, handlers: sweepHandlers, log, pollIntervalMs: Math.min(1_000, sweepIntervalMs) }),
+    );
+    // A sweep already waiting keeps its time, so restarts do not keep putting it off.
+    for (const name of Object.keys(sweepHandlers) as SweepName[]) await scheduleSweep(name, false);
+  } catch (err) {
+    await stopRunners();
+    throw err;
   }
-  const runner: Runner = await run({
-    pgPool: options.pool,
-    concurrency: options.concurrency,
-    noHandleSignals: true,
-    pollInterval: 1_000,
-    taskList,
-    logger: graphileLogger(log),
-  });
 
   const timers = [
     setInterval(() => liveness.heartbeat(instanceId).catch((err: unknown) => log.warn({ err }, 'worker heartbeat failed')), heartbeatMs),
     // Only embedded mode may treat other instances as dead at once; scale-out waits for stale heartbeats.
     setInterval(
-      () => recover(liveness, tasks, lifecycle, instanceId, staleAfterSeconds, false, log).catch((err: unknown) => log.warn({ err }, 'task recovery failed')),
+      () => recover(liveness, queue, tasks, lifecycle, instanceId, staleAfterSeconds, false, log).catch((err: unknown) => log.warn({ err }, 'task recovery failed')),
       options.recoveryIntervalMs ?? 15_000,
     ),
   ];
@@ -95,7 +122,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     async stop() {
       for (const timer of timers) clearInterval(timer);
       for (const controller of running) controller.abort(new WorkerShutdown());
-      await runner.stop();
+      await stopRunners();
       await liveness.removeInstance(instanceId);
     },
   };
@@ -104,6 +131,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 /** No task stays RUNNING after its worker died: it is handed back to the queue, or failed when it cannot resume. */
 async function recover(
   liveness: WorkerRepo,
+  queue: QueueInspector,
   tasks: TasksRepo,
   lifecycle: Pick<DatasetLifecycle, 'stop'>,
   selfId: string,
@@ -111,29 +139,22 @@ async function recover(
   exclusive: boolean,
   log: Logger,
 ): Promise<void> {
-  const orphans = await liveness.findOrphans(selfId, staleAfterSeconds, exclusive);
+  const candidates = await liveness.findOrphanCandidates(selfId, staleAfterSeconds, exclusive);
+  if (candidates.length === 0) return;
+  const jobs = await queue.jobsByKey(candidates.map((c) => c.id));
+  // A queued task is orphaned only when its job is gone; a claimed one whenever its worker is.
+  const orphans = candidates.filter((c) => c.claimed || !jobs.has(c.id));
   if (orphans.length === 0) return;
-  await liveness.forceUnlockJobs([...new Set(orphans.flatMap((o) => (o.job_locked_by ? [o.job_locked_by] : [])))]);
+  await queue.forceUnlockWorkers([...new Set(orphans.flatMap((o) => (o.job_locked_by ? [o.job_locked_by] : [])))]);
   for (const orphan of orphans) {
-    if (orphan.job_runnable) {
+    const job = jobs.get(orphan.id);
+    if (job && job.attempts < job.maxAttempts) {
       log.warn({ taskId: orphan.id }, 'task interrupted by a stopped worker; queued to resume');
       await tasks.markInterrupted(orphan.id, 'Resuming after the worker running it stopped');
     } else {
-      log.warn({ taskId: orphan.id, jobExists: orphan.job_exists }, 'task interrupted too often; failing it');
+      log.warn({ taskId: orphan.id, jobExists: job !== undefined }, 'task interrupted too often; failing it');
       const message = 'The worker running this task stopped unexpectedly and the task cannot resume; retry it';
       await tasks.fail(orphan.id, message, (trx, ended) => lifecycle.stop(trx, ended, message));
     }
   }
-}
-
-const silentGraphileLogger = new GraphileLogger(() => () => {});
-
-function graphileLogger(log: Logger): GraphileLogger {
-  const child = log.child({ component: 'graphile-worker' });
-  return new GraphileLogger((scope) => (level, message, meta) => {
-    const fields = { ...scope, ...meta };
-    if (level === 'error') child.error(fields, message);
-    else if (level === 'warning') child.warn(fields, message);
-    else child.debug(fields, message);
-  });
 }

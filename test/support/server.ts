@@ -46,7 +46,7 @@ export async function startTestServer(options: { jobs?: JobDefinition[]; env?: R
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...options.env });
   const loupe = await startLoupe(config, {
     jobs: options.jobs,
-    workerTimings: { heartbeatMs: 500, staleAfterSeconds: 3, recoveryIntervalMs: 1_000, abortPollMs: 50, blobGcIntervalMs: 300 },
+    workerTimings: { heartbeatMs: 500, staleAfterSeconds: 3, recoveryIntervalMs: 1_000, abortPollMs: 50, sweepIntervalMs: 300 },
   });
   const url = loupe.url!;
   return {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -56,7 +57,12 @@ export async function openDatabase(
   const connection: pg.ClientConfig = embedded ? embedded.poolConfig : { connectionString: options.databaseUrl! };
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 20 });
   pool.on('error', (err) => log.error({ err }, 'idle database connection failed'));
-  pool.on('connect', (client) => client.on('error', (err) => log.error({ err }, 'database connection failed')));
+  const clients = new Set<pg.Client>();
+  pool.on('connect', (client) => {
+    clients.add(client);
+    client.once('end', () => clients.delete(client));
+    client.on('error', (err) => log.error({ err }, 'database connection failed'));
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     const applied = await migrateToLatest(db);
@@ -72,6 +78,8 @@ export async function openDatabase(
     connection,
     close: async () => {
       await db.destroy();
+      // The pool's end does not wait for its connections to close: stopping the server under one fails it loudly.
+      await Promise.race([Promise.all([...clients].map((c) => new Promise((resolve) => c.once('end', resolve)))), sleep(2_000, undefined, { ref: false })]);
       await embedded?.stop();
     },
   };

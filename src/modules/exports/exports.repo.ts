@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import { addJob } from '../../adapters/queue/graphile-queue.js';
 import type { ExportFormat, ExportState } from '../../core/exports.js';
 import { type MediaSelection, selectedIds } from './export-items.js';
 
@@ -46,7 +47,7 @@ export class ExportsRepo {
       .returning('id')
       .executeTakeFirstOrThrow();
     if (e.status === 'PENDING') {
-      await sql`select graphile_worker.add_job(${EXPORT_JOB}::text, json_build_object('exportId', ${id}::text), max_attempts => 5, job_key => ${id}::text)`.execute(trx);
+      await addJob(trx, EXPORT_JOB, { exportId: id }, { key: id, maxAttempts: 5 });
     }
     return id;
   }
@@ -128,7 +129,7 @@ export class ExportsRepo {
   async expire(now: Date): Promise<number> {
     const { rows } = await sql<{ n: number }>`
       with gone as (delete from exports where expires_at < ${now} returning blob_hash),
-      queued as (insert into blob_gc_candidates (hash) select blob_hash from gone where blob_hash is not null
+      queued as (insert into blob_gc_candidates (hash) select distinct blob_hash from gone where blob_hash is not null
         on conflict (hash) do update set queued_at = now())
       select count(*)::int as n from gone`.execute(this.db);
     return rows[0]?.n ?? 0;

@@ -7,7 +7,7 @@ export class BlobGcRepo {
 
   async queue(hashes: string[]): Promise<void> {
     if (hashes.length === 0) return;
-    await sql`insert into blob_gc_candidates (hash) select unnest(${hashes}::text[])
+    await sql`insert into blob_gc_candidates (hash) select distinct unnest(${hashes}::text[])
       on conflict (hash) do update set queued_at = now()`.execute(this.db);
   }
 

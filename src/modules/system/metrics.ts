@@ -4,9 +4,11 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export interface MetricsSource {
   /** Task totals by type and status, read from the trigger-kept counters at scrape time. */
   taskTotals(): Promise<Array<{ task_type: string; status: string; n: number }>>;
+  /** Failures of each garbage sweep, where this process runs them. */
+  sweeps?: () => Record<string, { failures: number }>;
 }
 
-/** Prometheus metrics at /metrics: process and event-loop defaults, HTTP latency by route, task totals. */
+/** Prometheus metrics at /metrics: process and event-loop defaults, HTTP latency by route, task totals, sweep failures. */
 export function registerMetrics(app: FastifyInstance, source: MetricsSource): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'loupe_' });
@@ -33,6 +35,19 @@ export function registerMetrics(app: FastifyInstance, source: MetricsSource): vo
       for (const row of await source.taskTotals()) this.set({ task_type: row.task_type, status: row.status }, row.n);
     },
   });
+  const sweeps = source.sweeps;
+  if (sweeps) {
+    new Counter({
+      name: 'loupe_sweep_failures_total',
+      help: 'Failed passes of each garbage sweep since the process started',
+      labelNames: ['sweep'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [sweep, state] of Object.entries(sweeps())) this.inc({ sweep }, state.failures);
+      },
+    });
+  }
 
   app.addHook('onResponse', async (request, reply) => {
     // Unmatched URLs share one label so random paths cannot blow up the series count.

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import { addJob } from '../../adapters/queue/graphile-queue.js';
 import type { TaskRow } from '../../adapters/db/schema.js';
 import { ACTIVE_STATUSES, type TaskStatus, type TaskType } from '../../core/tasks.js';
 
@@ -57,8 +58,7 @@ export class TasksRepo {
   }
 
   private async enqueue(trx: Db, taskId: string, type: TaskType): Promise<void> {
-    await sql`select graphile_worker.add_job(${type}::text, json_build_object('taskId', ${taskId}::text),
-      max_attempts => ${JOB_MAX_ATTEMPTS}::int, job_key => ${taskId}::text, job_key_mode => 'replace')`.execute(trx);
+    await addJob(trx, type, { taskId }, { key: taskId, maxAttempts: JOB_MAX_ATTEMPTS, replace: true });
   }
 
   async totals(): Promise<Array<{ task_type: TaskType; status: TaskStatus; n: number }>> {
