@@ -81,9 +81,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'HS256 JWT signed with api_secret; kid = sub = api_key, iss = "sdk"' },
           session: { type: 'apiKey', in: 'cookie', name: 'loupe_session' },
+          docsSession: { type: 'apiKey', in: 'cookie', name: 'SESSION', description: 'The same session as loupe_session, under the name the hosted service uses' },
         },
       },
-      security: [{ bearer: [] }, { session: [] }],
+      security: [{ bearer: [] }, { session: [] }, { docsSession: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });

@@ -2,6 +2,7 @@ import path from 'node:path';
 
 export type Role = 'api' | 'worker' | 'all';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type AuthMode = 'token' | 'none';
 
 export interface Config {
   role: Role;
@@ -11,6 +12,8 @@ export interface Config {
   databaseUrl: string | null;
   logLevel: LogLevel;
   publicUrl: string | null;
+  /** `none`: single-user local mode, requests without credentials act as one local user (loopback HOST only). */
+  authMode: AuthMode;
   /** 32-byte key that encrypts API secrets at rest; null means "kept in DATA_DIR". */
   secretKey: Buffer | null;
   tokenMaxLifetimeSeconds: number;
@@ -54,6 +57,8 @@ export class ConfigError extends Error {
 const GiB = 1024 ** 3;
 const ROLES: readonly Role[] = ['api', 'worker', 'all'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const AUTH_MODES: readonly AuthMode[] = ['token', 'none'];
+const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
 
 /** Reads every setting at once and reports every bad value together. */
 export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } = {}): Config {
@@ -150,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     logLevel: oneOf('LOG_LEVEL', value('LOG_LEVEL'), LOG_LEVELS, 'info'),
     publicUrl: url('PUBLIC_URL', ['http:', 'https:']),
+    authMode: oneOf('LOUPE_AUTH', value('LOUPE_AUTH')?.toLowerCase(), AUTH_MODES, 'token'),
     secretKey: secretKey(),
     tokenMaxLifetimeSeconds: integer('TOKEN_MAX_LIFETIME_SECONDS', 86_400, 60, 31_536_000),
     sessionLifetimeSeconds: integer('SESSION_LIFETIME_SECONDS', 604_800, 60, 31_536_000),
@@ -182,6 +188,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     enrichment: { threads: integer('ENRICH_THREADS', 2, 1, 64), openai: openaiEndpoint() },
     objectStorageEnv: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('AWS_'))),
   };
+  // Without credentials anyone who reaches the port is the local user, so only this machine may reach it.
+  if (config.authMode === 'none' && !LOOPBACK_HOSTS.includes(config.host.toLowerCase())) {
+    problems.push(`LOUPE_AUTH=none needs HOST to be a loopback address (${LOOPBACK_HOSTS.join(', ')}); HOST is "${config.host}"`);
+  }
   if (config.embeddingInputSize % 32 !== 0) problems.push(`EMBEDDING_INPUT_SIZE must be a multiple of 32, got ${config.embeddingInputSize}`);
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -83,6 +83,10 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
       container.alerts.start(config.alertSweepSeconds * 1000);
     }
     if (config.role !== 'worker') {
+      if (config.authMode === 'none') {
+        const local = await container.services.auth.localUser();
+        log.warn({ user: local.email, host: config.host }, 'LOUPE_AUTH=none: requests without credentials act as the local user');
+      }
       app = await buildApp({
         log,
         services: container.services,

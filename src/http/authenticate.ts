@@ -3,6 +3,13 @@ import { errors } from '../core/errors.js';
 import type { AuthService, Principal } from '../modules/auth/auth.service.js';
 
 export const SESSION_COOKIE = 'loupe_session';
+/** The cookie name the hosted service's docs send (`Cookie: SESSION=<session>`); it carries the same session. */
+export const DOCS_SESSION_COOKIE = 'SESSION';
+
+/** The session a request carries, under either cookie name. */
+export function sessionCookie(request: FastifyRequest): string | undefined {
+  return request.cookies[SESSION_COOKIE] || request.cookies[DOCS_SESSION_COOKIE] || undefined;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,7 +21,7 @@ declare module 'fastify' {
   }
 }
 
-/** Every route needs a bearer JWT or the session cookie unless it is marked `config.public`. */
+/** Every route needs a bearer JWT or the session cookie unless it is marked `config.public` (or LOUPE_AUTH=none). */
 export function registerAuthentication(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
@@ -30,8 +37,10 @@ export async function authenticate(request: FastifyRequest, auth: AuthService): 
     if (!match) throw errors.invalidToken('expected "Authorization: Bearer <token>"');
     return auth.verifyToken(match[1]!);
   }
-  const cookie = request.cookies[SESSION_COOKIE];
+  const cookie = sessionCookie(request);
   if (cookie) return auth.verifySession(cookie);
+  const local = auth.localPrincipal();
+  if (local) return local;
   throw errors.notAuthenticated();
 }
 

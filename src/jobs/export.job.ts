@@ -39,6 +39,7 @@ export async function runExport(deps: ExportJobDeps, exportId: string, signal: A
           schema_version: '1.1',
           dataset: row.dataset_name,
           dataset_id: row.dataset_id,
+          dataset_creation_time: row.dataset_created_at.toISOString(),
           export_time: new Date().toISOString(),
           exported_by: row.exported_by,
           description: row.dataset_description,

@@ -184,6 +184,21 @@ describe('session cookie', () => {
     expect((await me(null, { cookie })).status).toBe(401);
   });
 
+  it('accepts the same session under the cookie name SESSION, as the hosted service\'s docs send it', async () => {
+    const login = await server.api(null, 'POST', '/api/v1/auth/session', { api_key: alice.api_key, api_secret: alice.api_secret });
+    const session = /^loupe_session=([^;]+);/.exec(login.headers.get('set-cookie')!)![1]!;
+    const cookie = `SESSION=${session}`;
+
+    expect(await me(null, { cookie })).toMatchObject({ status: 200, body: { user_id: alice.user_id, email: alice.email } });
+    expect((await server.api(null, 'GET', '/api/v1/tasks', undefined, { cookie })).status).toBe(200);
+    expect((await server.api(null, 'GET', '/api/v1/api_credentials', undefined, { cookie })).body.email).toBe(alice.email);
+    expect((await me(null, { cookie: 'SESSION=not-a-session' })).status).toBe(401);
+
+    expect((await server.api(null, 'DELETE', '/api/v1/auth/session', undefined, { cookie })).status).toBe(204);
+    expect((await me(null, { cookie })).status).toBe(401);
+    expect((await me(null, { cookie: `loupe_session=${session}` })).status).toBe(401);
+  });
+
   it('401 for a wrong secret', async () => {
     const res = await server.api(null, 'POST', '/api/v1/auth/session', { api_key: alice.api_key, api_secret: 'nope' });
     expect(res).toMatchObject({ status: 401, body: { detail: 'Invalid api_key or api_secret' } });
@@ -205,5 +220,40 @@ describe('GET /api/v1/api_credentials', () => {
     expect(res.body.api_key).not.toBe(alice.api_key);
     const token = await signClientToken(res.body.api_key, res.body.api_secret, 300);
     expect(await me(token)).toMatchObject({ status: 200, body: { user_id: alice.user_id } });
+  });
+});
+
+describe('single-user local mode (LOUPE_AUTH=none)', () => {
+  let local: TestServer;
+  beforeAll(async () => {
+    local = await startTestServer({ env: { LOUPE_AUTH: 'none', HOST: '127.0.0.1' } });
+  }, 120_000);
+  afterAll(() => local?.close());
+
+  it('a request without credentials acts as the one local user, the same user every time', async () => {
+    const first = await local.api(null, 'GET', '/api/v1/auth/me');
+    expect(first).toMatchObject({ status: 200, body: { user_id: expect.any(String), email: 'admin@loupe.local' } });
+    expect((await local.api(null, 'GET', '/api/v1/auth/me')).body).toEqual(first.body);
+    expect((await local.loupe.container.services.auth.localUser()).userId).toBe(first.body.user_id);
+
+    const created = await local.api(null, 'GET', '/api/v1/ingestion/new_dataset?dataset_name=on%20my%20desk');
+    expect(created).toMatchObject({ status: 200, body: { dataset_id: expect.any(String) } });
+    const datasets = (await local.api(null, 'GET', '/api/v1/datasets')).body as Array<{ id: string; display_name: string }>;
+    expect(datasets.map((d) => [d.id, d.display_name])).toEqual([[created.body.dataset_id, 'on my desk']]);
+  });
+
+  it('still authenticates a request that carries credentials, and refuses bad ones with 401', async () => {
+    const bob = await local.createUser();
+    expect(await local.api(bob.token, 'GET', '/api/v1/auth/me')).toMatchObject({ status: 200, body: { user_id: bob.user_id, email: bob.email } });
+    expect((await local.api(bob.token, 'GET', '/api/v1/datasets')).body).toEqual([]);
+    const bad = await local.api('garbage', 'GET', '/api/v1/auth/me');
+    expect(bad.status).toBe(401);
+    expect(bad.body.detail).toEqual(expect.any(String));
+    expect((await local.api(null, 'GET', '/api/v1/auth/me', undefined, { authorization: 'Basic abc' })).status).toBe(401);
+    expect((await local.api(null, 'GET', '/api/v1/auth/me', undefined, { cookie: 'SESSION=unknown' })).status).toBe(401);
+  });
+
+  it('is off by default: the same request without credentials is a 401', async () => {
+    expect((await server.api(null, 'GET', '/api/v1/auth/me')).status).toBe(401);
   });
 });

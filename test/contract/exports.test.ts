@@ -64,6 +64,7 @@ describe('a whole export (spec 4.3, 2.4)', () => {
     json = jsonItems(entries);
     expect(json.info).toMatchObject({ schema_version: '1.1', dataset: 'exported', dataset_id: datasetId, exported_by: owner.email, description: '', total_media_items: 6 });
     expect(Date.parse(json.info.export_time)).not.toBeNaN();
+    expect(Date.parse(json.info.dataset_creation_time)).toBeLessThanOrEqual(Date.parse(json.info.export_time));
     expect(json.media_items).toHaveLength(6);
     const names = json.media_items.map((m) => m.image_filename);
     expect(new Set(names.map((n: string) => n.toLowerCase())).size).toBe(6);
@@ -75,7 +76,14 @@ describe('a whole export (spec 4.3, 2.4)', () => {
       expect(entry, item.image_filename).toBeDefined();
       expect(entry!.method).toBe(0);
       expect(entry!.bytes.equals(uploads.find((u) => u.name === item.file_name)!.bytes)).toBe(true);
-      expect(item).toMatchObject({ media_type: 'IMAGE', media_uri: `images/${item.image_filename}`, file_size: entry!.bytes.length });
+      expect(item).toMatchObject({
+        media_type: 'image',
+        file_path: item.file_name,
+        file_size: `${(entry!.bytes.length / 1024).toFixed(2)}KB`,
+        file_size_bytes: entry!.bytes.length,
+        url: `images/${item.image_filename}`,
+        media_uri: `images/${item.image_filename}`,
+      });
       expect(item.uniqueness_score).toBeGreaterThanOrEqual(0);
       expect(item.uniqueness_score).toBeLessThanOrEqual(1);
       for (const key of ['media_id', 'cluster_id', 'cluster_id_l4', 'width', 'height', 'is_outlier', 'quality_flags', 'duplicate_group_id', 'captured_at']) expect(item).toHaveProperty(key);
@@ -99,9 +107,34 @@ describe('a whole export (spec 4.3, 2.4)', () => {
     const fromJson = json.media_items.find((m) => m.file_name === 'dog.jpg')!;
     expect(typeof dog.uniqueness_score).toBe('number');
     expect(dog.uniqueness_score).toBeCloseTo(fromJson.uniqueness_score, 5);
-    expect(Number(dog.file_size)).toBe(fromJson.file_size);
+    expect(Number(dog.file_size)).toBe(fromJson.file_size_bytes);
+    expect(Number(dog.file_size)).toBe(uploads.find((u) => u.name === 'dog.jpg')!.bytes.length);
+    expect(dog.media_type).toBe('IMAGE');
     expect(Array.isArray(dog.quality_flags)).toBe(true);
     expect(dog).toMatchObject({ image_filename: 'dog.jpg', cluster_id: fromJson.cluster_id, is_outlier: fromJson.is_outlier, media_uri: null, width: fromJson.width });
+  });
+
+  it("JSON items have the docs' shape: their fields in the docs' order, and issues in metadata_items", async () => {
+    const docsFields = ['media_id', 'media_type', 'file_name', 'file_path', 'file_size', 'file_size_bytes', 'height', 'width', 'url', 'cluster_id', 'uniqueness_score', 'metadata_items'];
+    for (const item of json.media_items) expect(Object.keys(item).slice(0, docsFields.length)).toEqual(docsFields);
+    // The docs' own analysis snippet (has_duplicate_issue), run on the export.
+    const duplicateIssue = (item: Item) =>
+      (item.metadata_items as Item[]).find((m) => m.type === 'issue' && m.properties?.issue_type === 'duplicates' && (m.properties?.confidence ?? 0) > 0.8);
+    const dog = json.media_items.find((m) => m.file_name === 'dog.jpg')!;
+    const half = json.media_items.find((m) => m.file_name === 'dog-half.jpg')!;
+    for (const twin of [dog, half]) {
+      expect(duplicateIssue(twin)).toEqual({
+        type: 'issue',
+        properties: { issue_type: 'duplicates', confidence: expect.any(Number), duplicate_group_id: dog.duplicate_group_id },
+      });
+      expect(duplicateIssue(twin)!.properties.confidence).toBeLessThanOrEqual(1);
+    }
+    for (const item of json.media_items) {
+      const duplicates = (item.metadata_items as Item[]).filter((m) => m.properties.issue_type === 'duplicates');
+      expect(duplicates.map((m) => m.properties.duplicate_group_id)).toEqual(item.duplicate_group_id === null ? [] : [item.duplicate_group_id]);
+      for (const entry of item.metadata_items as Item[]) expect(['issue', 'user_tag', 'image_label', 'caption', 'object_label', 'video_info']).toContain(entry.type);
+      expect((item.metadata_items as Item[]).some((m) => m.properties.issue_type === 'outliers')).toBe(item.is_outlier);
+    }
   });
 
   it('CSV and COCO (extensions)', async () => {
@@ -126,6 +159,30 @@ describe('a whole export (spec 4.3, 2.4)', () => {
     const tampered = await fetch(done.download_uri.replace(/signature=[^&]+/, 'signature=AAAA'));
     expect(tampered.status).toBe(401);
     expect(await tampered.json()).toEqual({ detail: 'Invalid or expired download link' });
+  });
+});
+
+describe("tags and labels in the docs' JSON form", () => {
+  it('a tag is a user_tag and a label an image_label in metadata_items; Parquet keeps them typed', async () => {
+    const ids = await mediaIds();
+    const tagged = await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/media/tags`, { tags: ['spider'], media_ids: [ids.get('horses.jpg')] });
+    expect(tagged).toMatchObject({ status: 200, body: { matched: 1, changed: 1 } });
+    const labelled = await server.api(owner.token, 'PUT', `/api/v1/dataset/${datasetId}/media/label`, { label: 'horse', media_ids: [ids.get('horses.jpg')] });
+    expect(labelled).toMatchObject({ status: 200, body: { matched: 1, changed: 1 } });
+
+    const { entries } = await finished((await startFull('file_name=t&export_format=json')).body.id);
+    const horses = (jsonItems(entries).media_items as Item[]).find((m) => m.file_name === 'horses.jpg')!;
+    expect(horses.metadata_items).toEqual(
+      expect.arrayContaining([
+        { type: 'user_tag', properties: { tag_name: 'spider' } },
+        { type: 'image_label', properties: { category_name: 'horse', source: 'User' } },
+      ]),
+    );
+    expect(horses.url).toBeNull();
+    const parquet = await finished((await startFull('file_name=t&export_format=parquet')).body.id);
+    const buffer = parquet.entries.get('metadata.parquet')!.bytes;
+    const rows = (await parquetReadObjects({ file: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer })) as Item[];
+    expect(rows.find((r) => r.file_name === 'horses.jpg')).toMatchObject({ tags: ['spider'], label: 'horse' });
   });
 });
 

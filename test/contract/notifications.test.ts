@@ -9,6 +9,7 @@ let owner: TestUser;
 let editor: TestUser;
 let viewer: TestUser;
 let stranger: TestUser;
+let docsReader: TestUser;
 let datasetId: string;
 let otherDatasetId: string;
 let batchId: string;
@@ -36,7 +37,7 @@ const batchRow = (id: string) => server.loupe.container.database.db.selectFrom('
 
 beforeAll(async () => {
   server = await startTestServer({ env: { ALERT_SWEEP_INTERVAL_SECONDS: '1' } });
-  [owner, editor, viewer, stranger] = await Promise.all([server.createUser(), server.createUser(), server.createUser(), server.createUser()]);
+  [owner, editor, viewer, stranger, docsReader] = await Promise.all([server.createUser(), server.createUser(), server.createUser(), server.createUser(), server.createUser()]);
   ({ datasetId } = await createDataset(server, owner, 'alerts', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg')]]));
   ({ datasetId: otherDatasetId } = await createDataset(server, owner, 'elsewhere', [[photo('kite.jpg')]]));
   await server.api(owner.token, 'PUT', `/api/v1/manage/${datasetId}/invite`, { grant_to_user_email: viewer.email });
@@ -46,6 +47,14 @@ beforeAll(async () => {
   await saveView(owner, 'monitored only', '', { monitoring_enabled: true, alerting_enabled: false });
   await saveView(owner, 'alerting, not monitored', '', { monitoring_enabled: false, alerting_enabled: true });
   await saveView(owner, 'zebras', '?file_name=zebra', { monitoring_enabled: true, alerting_enabled: true });
+  // Saved as the hosted service's docs save a view: a name and nothing else.
+  await server.api(owner.token, 'PUT', `/api/v1/manage/${datasetId}/invite`, { grant_to_user_email: docsReader.email });
+  const named = new FormData();
+  named.append('name', 'kites');
+  const kites = await server.api(docsReader.token, 'POST', `/api/v1/dataset/${datasetId}/views?file_name=kite`, named);
+  expect(kites.status, kites.text).toBe(200);
+  expect(kites.body).toMatchObject({ monitoring_enabled: true, alerting_enabled: true });
+  views.kites = kites.body.id;
 }, 180_000);
 afterAll(() => server?.close());
 
@@ -80,6 +89,17 @@ describe('alerts from a processed media batch', () => {
     expect((await list(stranger)).total).toBe(0);
     expect((await batchRow(batchId)).alerts_evaluated_at).not.toBeNull();
     expect((await list(owner)).total).toBe(1);
+  });
+
+  it('alerts from a view saved with its name only: monitoring and alerting are on by default', async () => {
+    const theirs = await waitFor(async () => ((await list(docsReader)).total >= 1 ? list(docsReader) : undefined), 20_000, 'docs reader alerted');
+    expect(theirs.total).toBe(1);
+    expect(theirs.notifications[0]).toMatchObject({
+      user_id: docsReader.user_id,
+      entity_type: 'saved_view',
+      entity_id: views.kites,
+      metadata: { batch_id: batchId, is_alert: true, view_name: 'kites', dataset_name: 'alerts', result_count: 1 },
+    });
   });
 
   it('counts unread notifications as a bare integer, optionally for one dataset', async () => {

@@ -32,7 +32,7 @@ afterAll(() => server?.close());
 describe('saved views: create, read, change, delete', () => {
   let dogView: any;
 
-  it('saves a view from a form field `name` and Explore filters as query parameters', async () => {
+  it('saves a view from a form field `name` and Explore filters as query parameters, monitored and alerting by default', async () => {
     const res = await server.api(owner.token, 'POST', `${base()}?file_name=dog&threshold=1`, nameForm({ name: 'Dogs' }));
     expect(res.status).toBe(200);
     dogView = res.body;
@@ -46,14 +46,14 @@ describe('saved views: create, read, change, delete', () => {
       filters: { threshold: 1, entity_type: 'IMAGES', file_name: 'dog' },
       stats: { n_images: 1, n_video_frames: 0, n_videos: 0, n_clusters: 1 },
       total_results: 1,
-      monitoring_enabled: false,
-      alerting_enabled: false,
+      monitoring_enabled: true,
+      alerting_enabled: true,
       notify_emails: [],
     });
   });
 
   it('takes urlencoded and JSON bodies too, with the monitoring and alerting switches and users to alert', async () => {
-    const form = await server.api(owner.token, 'POST', `${base()}?issue_type=outliers`, new URLSearchParams({ name: 'Outliers', monitoring_enabled: 'true' }));
+    const form = await server.api(owner.token, 'POST', `${base()}?issue_type=outliers`, new URLSearchParams({ name: 'Outliers', alerting_enabled: 'false' }));
     expect(form.status).toBe(200);
     expect(form.body).toMatchObject({ name: 'Outliers', monitoring_enabled: true, alerting_enabled: false, filters: { issue_type: 'outliers' } });
     const json = await server.api(owner.token, 'POST', base(), { name: ' Everything ', monitoring_enabled: true, alerting_enabled: true, notify_emails: [editor.email, viewer.email.toUpperCase()] });

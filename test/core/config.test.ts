@@ -43,4 +43,25 @@ describe('loadConfig', () => {
   it('accepts a hex server key', () => {
     expect(loadConfig({ LOUPE_SECRET_KEY: 'ab'.repeat(32) }).secretKey).toHaveLength(32);
   });
+
+  it('keeps tokens on by default; LOUPE_AUTH=none only with a loopback HOST', () => {
+    expect(loadConfig({}).authMode).toBe('token');
+    for (const host of ['127.0.0.1', '::1', 'localhost', 'LOCALHOST']) expect(loadConfig({ LOUPE_AUTH: 'none', HOST: host }).authMode).toBe('none');
+    expect(loadConfig({ LOUPE_AUTH: 'none' }).authMode).toBe('none');
+    const refused = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as ConfigError).problems;
+      }
+      throw new Error('loadConfig accepted it');
+    };
+    expect(refused({ LOUPE_AUTH: 'none', HOST: '0.0.0.0' })).toEqual([
+      'LOUPE_AUTH=none needs HOST to be a loopback address (127.0.0.1, ::1, localhost); HOST is "0.0.0.0"',
+    ]);
+    expect(refused({ LOUPE_AUTH: 'none', HOST: '192.168.1.5', PORT: 'x' })).toHaveLength(2);
+    expect(refused({ LOUPE_AUTH: 'nobody' })).toEqual(['LOUPE_AUTH must be one of token, none (got "nobody")']);
+    expect(loadConfig({ HOST: '0.0.0.0' }).authMode).toBe('token');
+  });
 });

@@ -10,6 +10,14 @@ export class AuthRepo {
     return this.db.insertInto('users').values({ email }).returningAll().executeTakeFirstOrThrow();
   }
 
+  /** The user with this e-mail, created if missing; safe when two processes start at once. */
+  async ensureUser(email: string): Promise<UserRow> {
+    await sql`insert into users (email) values (${email}) on conflict do nothing`.execute(this.db);
+    const user = await this.findUserByEmail(email);
+    if (!user) throw new Error(`user ${email} was neither created nor found`);
+    return user;
+  }
+
   async findUserByEmail(email: string): Promise<UserRow | undefined> {
     return this.db
       .selectFrom('users')

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { SESSION_COOKIE, principalOf } from '../../http/authenticate.js';
+import { SESSION_COOKIE, principalOf, sessionCookie } from '../../http/authenticate.js';
 import { errorResponses } from '../../http/schemas.js';
 import { IssuedCredentials, Me, SessionRequest } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
@@ -15,7 +15,7 @@ export function authRoutes(app: FastifyInstance, deps: { auth: AuthService; secu
       config: { public: true },
       schema: {
         tags: ['auth'],
-        summary: 'Sign in with an API key pair; sets an HttpOnly session cookie accepted by every route',
+        summary: 'Sign in with an API key pair; sets an HttpOnly session cookie accepted by every route (also when sent as `SESSION`)',
         body: SessionRequest,
         response: { 200: Me, ...errorResponses(401, 422) },
       },
@@ -37,7 +37,7 @@ export function authRoutes(app: FastifyInstance, deps: { auth: AuthService; secu
     '/api/v1/auth/session',
     { config: { public: true }, schema: { tags: ['auth'], summary: 'Sign out: ends the session cookie', response: { 204: { type: 'null' } } } },
     async (request, reply) => {
-      const cookie = request.cookies[SESSION_COOKIE];
+      const cookie = sessionCookie(request);
       if (cookie) await auth.endSession(cookie);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return reply.code(204).send();

@@ -18,6 +18,8 @@ export interface IssuedKey {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The one user of single-user local mode (LOUPE_AUTH=none). */
+export const LOCAL_USER_EMAIL = 'admin@loupe.local';
 const CLOCK_TOLERANCE_SECONDS = 30;
 /** Verified keys are remembered this long; a revocation notice evicts them at once. */
 const KEY_CACHE_MS = 30_000;
@@ -32,12 +34,25 @@ interface CachedKey {
 
 export class AuthService {
   private readonly keys = new Map<string, CachedKey>();
+  private local: Principal | null = null;
 
   constructor(
     private readonly repo: AuthRepo,
     private readonly keyBox: KeyBox,
     private readonly options: { tokenMaxLifetimeSeconds: number; sessionLifetimeSeconds: number },
   ) {}
+
+  /** Single-user local mode: finds or creates the local user; from then on requests without credentials act as it. */
+  async localUser(): Promise<Principal> {
+    const user = await this.repo.ensureUser(LOCAL_USER_EMAIL);
+    this.local = { userId: user.id, email: user.email };
+    return this.local;
+  }
+
+  /** Who a request without credentials acts as: the local user in single-user mode, otherwise nobody. */
+  localPrincipal(): Principal | null {
+    return this.local;
+  }
 
   async createUser(email: string): Promise<IssuedKey> {
     const normalised = email.trim();

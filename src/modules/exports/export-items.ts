@@ -14,6 +14,8 @@ export interface ExportItem {
   width: number | null;
   height: number | null;
   uniqueness_score: number | null;
+  /** Similarity to the nearest neighbour: the confidence of a duplicates issue in the JSON export. */
+  nn_similarity: number | null;
   cluster_l0: string | null;
   cluster_l1: string | null;
   cluster_l2: string | null;
@@ -26,6 +28,8 @@ export interface ExportItem {
   brightness: number | null;
   captured_at: string | null;
   video_id: string | null;
+  /** The file name of a frame's video. */
+  video_name: string | null;
   frame_timestamp: number | null;
   tags: string[];
   label: string | null;
@@ -82,7 +86,8 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
     named as (
       select m.id, m.media_type, m.file_name, m.blob_hash, m.size, m.width, m.height, m.quality_flags, m.blur, m.brightness,
         m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp, m.created_at,
-        vm.uniqueness_score, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4,
+        case when m.parent_media_id is not null then (select v.file_name from media v where v.id = m.parent_media_id) end as video_name,
+        vm.uniqueness_score, vm.nn_similarity, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4,
         vm.duplicate_group, vm.is_outlier, vm.tags, vm.label, vm.custom_fields, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
         regexp_replace(m.file_name, '[/\\\\#:]+', '_', 'g') as safe_name
       from picked p join media m on m.id = p.media_id
@@ -90,9 +95,9 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
     select id as media_id, media_type,
       case when count(*) over (partition by lower(safe_name)) = 1 then safe_name
         else regexp_replace(safe_name, '(\\.[^.]*)?$', '') || '_' || id || coalesce(substring(safe_name from '\\.[^.]*$'), '') end as image_filename,
-      file_name, blob_hash, size as file_size, width, height, uniqueness_score, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
+      file_name, blob_hash, size as file_size, width, height, uniqueness_score, nn_similarity, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
       duplicate_group, is_outlier, quality_flags, blur, brightness, captured_at,
-      parent_media_id as video_id, frame_timestamp, tags, label, custom_fields, created_at, caption, objects, ocr_text
+      parent_media_id as video_id, video_name, frame_timestamp, tags, label, custom_fields, created_at, caption, objects, ocr_text
     from named order by lower(safe_name), id`;
 }
 

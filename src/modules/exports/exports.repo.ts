@@ -70,9 +70,9 @@ export class ExportsRepo {
       .returningAll()
       .executeTakeFirst();
     if (!row) return undefined;
-    const dataset = await this.db.selectFrom('datasets').select(['display_name', 'description']).where('id', '=', row.dataset_id).executeTakeFirstOrThrow();
+    const dataset = await this.db.selectFrom('datasets').select(['display_name', 'description', 'created_at']).where('id', '=', row.dataset_id).executeTakeFirstOrThrow();
     const user = await this.db.selectFrom('users').select('email').where('id', '=', row.created_by).executeTakeFirstOrThrow();
-    return { ...row, dataset_name: dataset.display_name, dataset_description: dataset.description, exported_by: user.email };
+    return { ...row, dataset_name: dataset.display_name, dataset_description: dataset.description, dataset_created_at: dataset.created_at, exported_by: user.email };
   }
 
   async progress(exportId: string, progress: number): Promise<void> {

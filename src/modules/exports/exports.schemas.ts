@@ -3,7 +3,10 @@ import { EXPORT_FORMATS } from '../../core/exports.js';
 import { Nullable, StringEnum } from '../../http/schemas.js';
 
 const Uuid = Type.String({ format: 'uuid' });
-const Format = StringEnum(EXPORT_FORMATS, { description: 'json or parquet (spec); csv and coco are Loupe extensions' });
+const Format = StringEnum(EXPORT_FORMATS, {
+  description:
+    "json or parquet (spec); csv and coco are Loupe extensions. json: metadata.json as the hosted service documents it, {info, media_items: [{media_id, media_type: image|video_frame, file_name, file_path, file_size: '48.96KB', height, width, url, cluster_id, uniqueness_score, metadata_items: [{type, properties}]}, …]}, then Loupe's columns; parquet and csv: the flat typed columns",
+});
 
 export const FullExportQuery = Type.Object({
   file_name: Type.String({ minLength: 1, maxLength: 200, description: 'Name of the output ZIP file' }),

@@ -21,7 +21,7 @@ export function viewsRoutes(app: FastifyInstance, deps: { views: ViewsService })
     {
       schema: {
         tags: ['views'],
-        summary: 'Save an Explore query as a view: form field `name` (multipart, urlencoded or JSON), the Explore filters as query parameters',
+        summary: 'Save an Explore query as a view: form field `name` (multipart, urlencoded or JSON), the Explore filters as query parameters; monitoring and alerting are on unless the form sets them false',
         consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
         params: DatasetIdParams,
         querystring: ViewFiltersQuery,

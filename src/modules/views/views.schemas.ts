@@ -21,8 +21,8 @@ export const ViewParams = Type.Object({
 export const ViewCreateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    monitoring_enabled: Type.Optional(Type.Boolean({ default: false, description: 'Evaluate the view on every new media batch' })),
-    alerting_enabled: Type.Optional(Type.Boolean({ default: false, description: 'Notify when a batch brings new results (with monitoring)' })),
+    monitoring_enabled: Type.Optional(Type.Boolean({ default: true, description: 'Evaluate the view on every new media batch; on unless set to false' })),
+    alerting_enabled: Type.Optional(Type.Boolean({ default: true, description: 'Notify when a batch brings new results (with monitoring); on unless set to false' })),
     notify_emails: Type.Optional(NotifyEmails),
   },
   { additionalProperties: false },

@@ -50,8 +50,9 @@ export class ViewsService {
         name,
         query,
         created_by: principal.userId,
-        monitoring_enabled: input.monitoring_enabled ?? false,
-        alerting_enabled: input.alerting_enabled ?? false,
+        // On by default, as the hosted service's docs create views: a saved view alerts unless told not to.
+        monitoring_enabled: input.monitoring_enabled ?? true,
+        alerting_enabled: input.alerting_enabled ?? true,
       },
       recipients,
     );

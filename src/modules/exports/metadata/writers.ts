@@ -7,6 +7,7 @@ import type { ParquetColumnType } from '../../../adapters/parquet/duckdb-parquet
 import { COLUMN_TYPES, type ExportRow } from './columns.js';
 import { FileSink } from './file-sink.js';
 import { cocoWriter } from './coco-writer.js';
+import { jsonMediaItem } from './json-item.js';
 
 /** Builds one format's metadata file from rows as they stream past; finish() returns the local file. */
 export interface MetadataWriter {
@@ -23,6 +24,7 @@ export interface ExportInfo {
   schema_version: '1.1';
   dataset: string;
   dataset_id: string;
+  dataset_creation_time: string;
   export_time: string;
   exported_by: string;
   description: string;
@@ -44,15 +46,15 @@ export function metadataWriter(format: ExportFormat, dir: string, info: ExportIn
   }
 }
 
-/** `{info, media_items: [...]}`, one item per line. */
+/** `{info, media_items: [...]}`, one item per line, each in the docs' shape (jsonMediaItem). */
 function jsonWriter(file: string, info: ExportInfo): MetadataWriter {
   const sink = new FileSink(file);
   let first = true;
   return {
     entryName: METADATA_ENTRY.json,
     compress: true,
-    async write(row) {
-      await sink.write(`${first ? `{"info":${JSON.stringify(info)},"media_items":[\n` : ',\n'}${JSON.stringify(row)}`);
+    async write(row, item) {
+      await sink.write(`${first ? `{"info":${JSON.stringify(info)},"media_items":[\n` : ',\n'}${JSON.stringify(jsonMediaItem(row, item))}`);
       first = false;
     },
     async finish() {
