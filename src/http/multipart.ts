@@ -15,8 +15,9 @@ export interface FileField {
 
 /** What a route's form may hold; the limits come from the configuration through the route's service. */
 export interface FormShape {
-  /** The file fields; a file in any other field is refused. */
+  /** The file fields; a file in any other field is refused, with `otherFile` where the form names its one file in its own message. */
   files?: Record<string, FileField>;
+  otherFile?: (field: string) => AppError;
   /** The text fields; absent: any text field is passed on (add_media's optional parameters), present: others are refused. */
   fields?: readonly string[];
   /** Bytes one file may have: the service's own check runs first, the parser's limit is one byte above it. */
@@ -87,7 +88,6 @@ function parserError(err: unknown): unknown {
 /** Applies the shape as the parts go by, so a wrong field is refused before the bytes after it are read. */
 function checked(parts: AsyncIterable<FormPart>, shape: FormShape): AsyncIterable<FormPart> {
   const fileFields = shape.files ?? {};
-  const expectedFiles = Object.keys(fileFields);
   const fileCounts = new Map<string, number>();
   const seenFields = new Set<string>();
   return {
@@ -108,18 +108,9 @@ function checked(parts: AsyncIterable<FormPart>, shape: FormShape): AsyncIterabl
             seenFields.add(part.name);
             return result;
           }
-          const field = fileFields[part.field];
           const count = (fileCounts.get(part.field) ?? 0) + 1;
           fileCounts.set(part.field, count);
-          const refusal = !field
-            ? part.field === 'files[]' && expectedFiles.includes('files')
-              ? errors.wrongFilesField()
-              : errors.unexpectedFileField(part.field, expectedFiles)
-            : count > field.max
-              ? field.tooMany()
-              : part.fileName.includes('\0')
-                ? errors.nulInForm(`The file name in field '${part.field}'`)
-                : null;
+          const refusal = fileRefusal(part.field, part.fileName, count, shape);
           if (refusal) {
             part.stream.resume();
             throw refusal;
@@ -132,6 +123,19 @@ function checked(parts: AsyncIterable<FormPart>, shape: FormShape): AsyncIterabl
       };
     },
   };
+}
+
+/** Why a file part is refused, or null: a field the form does not take, one file too many, a NUL in its name. */
+function fileRefusal(name: string, fileName: string, count: number, shape: FormShape): AppError | null {
+  const field = shape.files?.[name];
+  if (!field) {
+    if (shape.otherFile) return shape.otherFile(name);
+    const expected = Object.keys(shape.files ?? {});
+    return name === 'files[]' && expected.includes('files') ? errors.wrongFilesField() : errors.unexpectedFileField(name, expected);
+  }
+  if (count > field.max) return field.tooMany();
+  if (fileName.includes('\0')) return errors.nulInForm(`The file name in field '${name}'`);
+  return null;
 }
 
 /** Reads the rest of a multipart body after an error. */

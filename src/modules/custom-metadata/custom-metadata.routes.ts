@@ -27,7 +27,11 @@ export function customMetadataRoutes(app: FastifyInstance, deps: { customMetadat
       },
     },
     async (request, reply) => {
-      const shape = { maxFileBytes: customMetadata.maxFileBytes, files: { file: { max: 1, tooMany: () => errors.oneFilePerField('file'), missing: errors.metadataFileRequired } } };
+      const shape = {
+        maxFileBytes: customMetadata.maxFileBytes,
+        files: { file: { max: 1, tooMany: () => errors.oneFilePerField('file'), missing: errors.metadataFileRequired } },
+        otherFile: errors.metadataFileRequired,
+      };
       const taskId = await readForm(request, shape, (parts) => customMetadata.start(principalOf(request), request.params.dataset_id, () => firstFile(parts)));
       return reply.code(202).send({ task_id: taskId });
     },

@@ -10,6 +10,7 @@ export function anchorFormShape(maxFileBytes: number) {
     maxFileBytes,
     fields: ['bounding_box'],
     files: { file: { max: 1, tooMany: () => errors.oneFilePerField('file'), missing: errors.imageRequired } },
+    otherFile: errors.imageRequired,
   };
 }
 
