@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AppError, errors } from '../core/errors.js';
@@ -18,6 +19,8 @@ export interface FormShape {
   /** The file fields; a file in any other field is refused, with `otherFile` where the form names its one file in its own message. */
   files?: Record<string, FileField>;
   otherFile?: (field: string) => AppError;
+  /** The error for a text field sent twice, where the form has its own (add_media: two s3_uri are two sources). */
+  duplicateField?: (field: string) => AppError;
   /** The text fields; absent: any text field is passed on (add_media's optional parameters), present: others are refused. */
   fields?: readonly string[];
   /** Bytes one file may have: the service's own check runs first, the parser's limit is one byte above it. */
@@ -32,13 +35,15 @@ export interface FormShape {
  */
 export async function readForm<T>(request: FastifyRequest, shape: FormShape, consume: (parts: AsyncIterable<FormPart>) => Promise<T>): Promise<T> {
   if (!request.isMultipart()) return consume(checked(bodyParts(request.body), shape));
-  const broken: { error?: Error } = {};
+  const broken: Broken = {};
   const fileFields = Object.values(shape.files ?? {});
   const files = Math.min(fileFields.reduce((sum, f) => sum + f.max, 0) + 1, Number.MAX_SAFE_INTEGER);
   const raw = request.parts({ limits: { files, ...(shape.maxFileBytes ? { fileSize: shape.maxFileBytes + 1 } : {}) } })[Symbol.asyncIterator]();
   try {
     return await consume(checked(multipartParts(raw, broken), shape));
   } catch (err) {
+    // The parser waits until the file it last handed out is read: a consumer that failed before reading it would hang the drain.
+    broken.lastFile?.resume();
     await drain(raw);
     throw broken.error && !(err instanceof AppError) ? errors.malformedMultipart(broken.error.message) : err;
   }
@@ -54,8 +59,14 @@ async function* bodyParts(body: unknown): AsyncGenerator<FormPart> {
   }
 }
 
+interface Broken {
+  /** The first error a file stream ended with: the body broke off inside a file. */
+  error?: Error;
+  lastFile?: Readable;
+}
+
 /** Multipart parts as FormParts; what the parser throws, or a file stream ends early with, is a malformed body. */
-function multipartParts(raw: AsyncIterator<Multipart>, broken: { error?: Error }): AsyncIterable<FormPart> {
+function multipartParts(raw: AsyncIterator<Multipart>, broken: Broken): AsyncIterable<FormPart> {
   return {
     [Symbol.asyncIterator]: () => ({
       async next(): Promise<IteratorResult<FormPart>> {
@@ -69,6 +80,7 @@ function multipartParts(raw: AsyncIterator<Multipart>, broken: { error?: Error }
         const part = result.value;
         if (part.type === 'field') return { done: false, value: { kind: 'field', name: part.fieldname, value: String(part.value) } };
         part.file.on('error', (err) => (broken.error ??= err));
+        broken.lastFile = part.file;
         return { done: false, value: { kind: 'file', field: part.fieldname, fileName: part.filename, stream: part.file } };
       },
       // Stopping early leaves the parser open, so that readForm can drain what is left.
@@ -103,7 +115,7 @@ function checked(parts: AsyncIterable<FormPart>, shape: FormShape): AsyncIterabl
           const part = result.value;
           if (part.kind === 'field') {
             if (shape.fields && !shape.fields.includes(part.name)) throw errors.unexpectedFormField(part.name, shape.fields);
-            if (seenFields.has(part.name)) throw errors.duplicateFormField(part.name);
+            if (seenFields.has(part.name)) throw (shape.duplicateField ?? errors.duplicateFormField)(part.name);
             if (part.value.includes('\0')) throw errors.nulInForm(`Form field '${part.name}'`);
             seenFields.add(part.name);
             return result;

@@ -31,6 +31,7 @@ export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaS
       const shape = {
         maxFileBytes: Math.max(maxFileBytes, maxRequestBytes),
         files: { files: { max: maxFilesPerRequest, tooMany: () => errors.tooManyFiles(maxFilesPerRequest) }, archive: { max: 1, tooMany: errors.exactlyOneSource } },
+        duplicateField: (name: string) => (name === 's3_uri' ? errors.exactlyOneSource() : errors.duplicateFormField(name)),
       };
       await readForm(request, shape, (parts) => addMedia.start(principalOf(request), request.params.dataset_id, parts));
       return reply.code(202).send();

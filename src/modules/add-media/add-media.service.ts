@@ -72,6 +72,8 @@ export class AddMediaService {
       let requestBytes = 0;
       for await (const part of parts) {
         if (part.kind === 'field') {
+          // Text where a file belongs (a urlencoded form cannot carry files): that source was not given.
+          if ((part.name === 'files' || part.name === 'archive') && part.value.trim() !== '') throw errors.exactlyOneSource();
           fields[part.name] = part.value;
           if (part.name === 's3_uri' && part.value.trim() !== '') addSource('s3');
         } else if (part.field === 'files') {
