@@ -40,7 +40,7 @@ export async function readForm<T>(request: FastifyRequest, shape: FormShape, con
   const files = Math.min(fileFields.reduce((sum, f) => sum + f.max, 0) + 1, Number.MAX_SAFE_INTEGER);
   const raw = request.parts({ limits: { files, ...(shape.maxFileBytes ? { fileSize: shape.maxFileBytes + 1 } : {}) } })[Symbol.asyncIterator]();
   try {
-    return await consume(checked(multipartParts(raw, broken), shape));
+    return await consume(checked(multipartParts(raw, broken, () => watchClosingBoundary(request)), shape));
   } catch (err) {
     // The parser waits until the file it last handed out is read: a consumer that failed before reading it would hang the drain.
     broken.lastFile?.resume();
@@ -66,16 +66,22 @@ interface Broken {
 }
 
 /** Multipart parts as FormParts; what the parser throws, or a file stream ends early with, is a malformed body. */
-function multipartParts(raw: AsyncIterator<Multipart>, broken: Broken): AsyncIterable<FormPart> {
+function multipartParts(raw: AsyncIterator<Multipart>, broken: Broken, watch: () => () => boolean): AsyncIterable<FormPart> {
+  let closed: (() => boolean) | undefined;
   return {
     [Symbol.asyncIterator]: () => ({
       async next(): Promise<IteratorResult<FormPart>> {
         let result: IteratorResult<Multipart>;
         try {
-          result = await raw.next();
+          const pending = raw.next();
+          // The first next() pipes the request into the parser, synchronously: watching from here sees every chunk.
+          closed ??= watch();
+          result = await pending;
         } catch (err) {
           throw parserError(err);
         }
+        // The parser ends quietly when the body stops before its closing boundary; a cut-off upload is not a complete form.
+        if (result.done && !closed()) throw errors.malformedMultipart('the body ended before its closing boundary');
         if (result.done) return { done: true, value: undefined };
         const part = result.value;
         if (part.type === 'field') return { done: false, value: { kind: 'field', name: part.fieldname, value: String(part.value) } };
@@ -89,6 +95,38 @@ function multipartParts(raw: AsyncIterator<Multipart>, broken: Broken): AsyncIte
       },
     }),
   };
+}
+
+/** Whether the closing delimiter `--boundary--` went by in the request body, watched as chunks arrive. */
+function watchClosingBoundary(request: FastifyRequest): () => boolean {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
+  if (!boundary) return () => true;
+  const scanner = new DelimiterScanner(`--${boundary[1] ?? boundary[2]}--`);
+  const onData = (chunk: Buffer) => {
+    if (scanner.push(chunk)) request.raw.off('data', onData);
+  };
+  request.raw.on('data', onData);
+  return () => scanner.seen;
+}
+
+/** Finds a byte string in a stream of chunks, also where a chunk boundary splits it, without copying the chunks. */
+export class DelimiterScanner {
+  private readonly delimiter: Buffer;
+  private carry = Buffer.alloc(0);
+  seen = false;
+
+  constructor(delimiter: string) {
+    this.delimiter = Buffer.from(delimiter);
+  }
+
+  push(chunk: Buffer): boolean {
+    if (this.seen) return true;
+    const keep = this.delimiter.length - 1;
+    const junction = Buffer.concat([this.carry, chunk.subarray(0, keep)]);
+    this.seen = junction.includes(this.delimiter) || chunk.includes(this.delimiter);
+    this.carry = chunk.length >= keep ? Buffer.from(chunk.subarray(chunk.length - keep)) : junction.subarray(Math.max(0, junction.length - keep));
+    return this.seen;
+  }
 }
 
 /** The parser's own limit errors carry their status (413); anything else it throws means the body is not valid multipart. */
