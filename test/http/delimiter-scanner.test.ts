@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DelimiterScanner } from '../../src/http/multipart.js';
+import { DelimiterScanner } from '../../src/http/closing-boundary.js';
 
 const scan = (chunks: string[]) => {
   const scanner = new DelimiterScanner('--xyz--');

@@ -4,11 +4,10 @@ import type { CropBox } from '../../adapters/media/image.js';
 import { errors } from '../../core/errors.js';
 import type { FormPart } from '../../http/form-part.js';
 
-/** The anchor form's shape: one image in 'file' and an optional 'bounding_box'. */
+/** The anchor form's shape: one image in 'file' and an optional 'bounding_box' (other text fields are ignored, as they always were). */
 export function anchorFormShape(maxFileBytes: number) {
   return {
     maxFileBytes,
-    fields: ['bounding_box'],
     files: { file: { max: 1, tooMany: () => errors.oneFilePerField('file'), missing: errors.imageRequired } },
     otherFile: errors.imageRequired,
   };
@@ -24,8 +23,9 @@ export async function withAnchorUpload<T>(
   try {
     let box: string | undefined;
     for await (const part of parts) {
-      if (part.kind === 'field') box = part.value;
-      else file = await spool(part.stream, part.fileName || 'anchor', maxFileBytes);
+      if (part.kind === 'field') {
+        if (part.name === 'bounding_box') box = part.value;
+      } else file = await spool(part.stream, part.fileName || 'anchor', maxFileBytes);
     }
     if (!file) throw errors.imageRequired();
     return await use({ path: file.path, fileName: file.name }, box === undefined || box.trim() === '' ? undefined : parseBox(box));
