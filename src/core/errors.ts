@@ -35,7 +35,13 @@ export const errors = {
   emptyTransaction: (transId: number) => new AppError(400, `Upload transaction ${transId} has no files; upload files in the form field 'files' first`),
   noFilesInRequest: () => new AppError(400, "No files were sent: use the multipart form field 'files' (repeated, one file each)"),
   wrongFilesField: () => new AppError(422, "Wrong form field name 'files[]': use 'files' (repeated, one file each)"),
-  unexpectedFileField: (name: string) => new AppError(422, `Unexpected file field '${name}': use 'files'`),
+  unexpectedFileField: (name: string, expected: readonly string[]) =>
+    new AppError(422, `Unexpected file field '${name}': ${expected.length ? `use ${expected.map((f) => `'${f}'`).join(' or ')}` : 'this form takes no files'}`),
+  unexpectedFormField: (name: string, expected: readonly string[]) => new AppError(422, `Unexpected form field '${name}'; expected ${expected.join(', ')}`),
+  oneFilePerField: (name: string) => new AppError(422, `Send one file only in the form field '${name}'`),
+  duplicateFormField: (name: string) => new AppError(422, `Form field '${name}' was sent more than once`),
+  malformedMultipart: (why: string) => new AppError(400, `Malformed multipart body: ${why}`),
+  nulInForm: (where: string) => new AppError(400, `${where} contains a NUL byte`),
   archiveNotSupported: (fileName: string) =>
     new AppError(400, `Archives are not supported for dataset creation: ${fileName}; upload the media files themselves, or use add_media for archives`),
   unsupportedFormat: (fileName: string) =>

@@ -19,7 +19,7 @@ let listener: pg.Client;
 const notifications: Array<Record<string, unknown>> = [];
 
 const db = () => server.loupe.container.database.db;
-const addMedia = (body: FormData, headers?: Record<string, string>) =>
+const addMedia = (body: FormData | URLSearchParams, headers?: Record<string, string>) =>
   server.api(headers ? null : owner.token, 'POST', `/api/v1/dataset/${datasetId}/add_media`, body, headers);
 const dataset = async () => (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}`)).body;
 const waitPartial = () =>
@@ -40,7 +40,7 @@ const field = (name: string, value: string) => {
 };
 
 /** Sends one batch, waits for PARTIAL INDEX, and checks that exactly `added` media joined. */
-async function addAndWait(body: FormData, added: number, headers?: Record<string, string>) {
+async function addAndWait(body: FormData | URLSearchParams, added: number, headers?: Record<string, string>) {
   const before = (await dataset()).n_images;
   const res = await addMedia(body, headers);
   expect(res.status, res.text).toBe(202);
@@ -58,7 +58,7 @@ beforeAll(async () => {
   owner = await server.createUser();
   const admin = s3.admin();
   await admin.send(new CreateBucketCommand({ Bucket: 'media' }));
-  const [g0, g1, g2] = await generatedJpegs(3);
+  const [g0, g1, g2, g3] = await generatedJpegs(4);
   const objects: Record<string, Buffer | string> = {
     'batch1/coffee.png': photo('coffee.png').bytes,
     'batch1/chelsea.png': photo('chelsea.png').bytes,
@@ -69,6 +69,7 @@ beforeAll(async () => {
     'extra/unlisted.jpg': g2!.bytes,
     'manifests/two.txt': 's3://media/extra/one.jpg\ns3://media/extra/two.jpg\n',
     'empty/readme.txt': 'nothing to see',
+    'urlencoded/four.jpg': g3!.bytes,
   };
   for (const [Key, Body] of Object.entries(objects)) await admin.send(new PutObjectCommand({ Bucket: 'media', Key, Body }));
   admin.destroy();
@@ -269,4 +270,35 @@ describe('ADD_MEDIA_ENABLED=false', () => {
       await off.close();
     }
   }, 60_000);
+});
+
+describe('s3 source sent as an urlencoded form', () => {
+  const urlencoded = (...pairs: Array<[string, string]>) => new URLSearchParams(pairs);
+
+  it('is taken like the multipart form, options included', async () => {
+    await addAndWait(urlencoded(['s3_uri', 's3://media/urlencoded/'], ['batch_n_images', '2']), 1);
+    expect(await mediaNames()).toContain('four.jpg');
+    const task = (await additionTasks()).find((t) => (t.config as { s3_uri?: string }).s3_uri === 's3://media/urlencoded/');
+    expect(task?.config).toMatchObject({ source: 's3', batch_n_images: 2, auto_reindex: false });
+  });
+
+  it('answers a bad URI, no source and two sources with the same messages as multipart', async () => {
+    for (const uri of ['s3://media/empty/', 'not-a-uri']) {
+      expect(await addMedia(urlencoded(['s3_uri', uri]))).toMatchObject({ status: 400, body: { detail: `Invalid S3 URI or no media files found at ${uri}` } });
+    }
+    const exactlyOne = { status: 400, body: { detail: 'Exactly one media source must be provided: files[], s3_uri, or archive' } };
+    const twoSources = new FormData();
+    twoSources.append('s3_uri', 's3://media/batch1/');
+    twoSources.append('archive', new Blob([new Uint8Array(photo('dog.jpg').bytes)]), 'photos.zip');
+    expect(await addMedia(twoSources)).toMatchObject(exactlyOne);
+    expect(await addMedia(urlencoded(['s3_uri', 's3://media/batch1/'], ['archive', 'photos.zip']))).toMatchObject(exactlyOne);
+    expect(await addMedia(urlencoded(['s3_uri', 's3://media/batch1/'], ['s3_uri', 's3://media/extra/']))).toMatchObject(exactlyOne);
+    expect(await addMedia(urlencoded(['files', 'dog.jpg']))).toMatchObject(exactlyOne);
+    expect(await addMedia(urlencoded(['auto_reindex', 'true']))).toMatchObject(exactlyOne);
+    expect(await addMedia(urlencoded(['s3_uri', 's3://media/urlencoded/'], ['batch_n_images', 'many']))).toMatchObject({
+      status: 422,
+      body: { detail: "batch_n_images must be a whole number from 1 to 1000000, got 'many'" },
+    });
+    expect((await dataset()).status_new).toBe('PARTIAL INDEX');
+  });
 });

@@ -1,13 +1,11 @@
-import type { Multipart } from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
-import { drain } from '../../http/multipart.js';
+import { readForm } from '../../http/multipart.js';
 import { DatasetIdParams, EmptyBody as Empty, errorResponses } from '../../http/schemas.js';
-import type { AddMediaPart, AddMediaService } from './add-media.service.js';
-
+import type { AddMediaService } from './add-media.service.js';
 
 export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaService; processRoutes: boolean }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -19,24 +17,23 @@ export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaS
       schema: {
         tags: ['add media'],
         summary:
-          "Add media to an indexed dataset (READY or PARTIAL INDEX) as one batch: exactly one of the multipart fields 'files' (repeated), " +
+          "Add media to an indexed dataset (READY or PARTIAL INDEX) as one batch: exactly one of the form fields 'files' (repeated), " +
           "'archive' (.zip, .tar, .tar.gz) or 's3_uri' (folder or .csv/.parquet/.txt manifest); optional auto_reindex, assume_role, " +
-          'batch_n_images, batch_n_videos, batch_n_objects, use_spot. Starts a MEDIA_ADDITION task; 202 with an empty body',
-        consumes: ['multipart/form-data'],
+          'batch_n_images, batch_n_videos, batch_n_objects, use_spot. Files need multipart; s3_uri may also come urlencoded. ' +
+          'Starts a MEDIA_ADDITION task; 202 with an empty body',
+        consumes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
         params: DatasetIdParams,
         response: { 202: Empty, ...errorResponses(400, 401, 403, 404, 409, 413, 422, 500) },
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw errors.exactlyOneSource();
-      const limits = addMedia.settings.limits;
-      const parts = request.parts({ limits: { fileSize: limits.maxRequestBytes + 1, files: limits.maxFilesPerRequest + 2 } })[Symbol.asyncIterator]();
-      try {
-        await addMedia.start(principalOf(request), request.params.dataset_id, formParts(parts));
-      } catch (err) {
-        await drain(parts);
-        throw err;
-      }
+      const { maxFileBytes, maxRequestBytes, maxFilesPerRequest } = addMedia.settings.limits;
+      const shape = {
+        maxFileBytes: Math.max(maxFileBytes, maxRequestBytes),
+        files: { files: { max: maxFilesPerRequest, tooMany: () => errors.tooManyFiles(maxFilesPerRequest) }, archive: { max: 1, tooMany: errors.exactlyOneSource } },
+        duplicateField: (name: string) => (name === 's3_uri' ? errors.exactlyOneSource() : errors.duplicateFormField(name)),
+      };
+      await readForm(request, shape, (parts) => addMedia.start(principalOf(request), request.params.dataset_id, parts));
       return reply.code(202).send();
     },
   );
@@ -75,23 +72,4 @@ export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaS
       return reply.code(202).send();
     },
   );
-}
-
-/** Fields and files in body order; an iterator that stays open when the consumer stops early, so the rest can be drained. */
-function formParts(parts: AsyncIterator<Multipart>): AsyncIterable<AddMediaPart> {
-  return {
-    [Symbol.asyncIterator]: () => ({
-      async next(): Promise<IteratorResult<AddMediaPart>> {
-        const result = await parts.next();
-        if (result.done) return { done: true, value: undefined };
-        const part = result.value;
-        return part.type === 'file'
-          ? { done: false, value: { kind: 'file', field: part.fieldname, fileName: part.filename, stream: part.file } }
-          : { done: false, value: { kind: 'field', name: part.fieldname, value: String(part.value) } };
-      },
-      async return(): Promise<IteratorResult<AddMediaPart>> {
-        return { done: true, value: undefined };
-      },
-    }),
-  };
 }

@@ -1,16 +1,14 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, open, opendir, realpath, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
-import { archiveFormatOf, readArchive } from '../../adapters/archives/archive-reader.js';
-import { SNIFF_BYTES } from '../../adapters/media/sniff.js';
 import { ArchiveRefusedError, type SkippedEntry } from '../../adapters/archives/archive-types.js';
+import { NotAnArchiveError, readSpooledArchive } from '../../adapters/archives/spooled-archive.js';
+import { SpooledFile, UploadTooLargeError } from '../../adapters/uploads/spooled-file.js';
 import { errors } from '../../core/errors.js';
 import type { DatasetOperation } from '../../core/lifecycle.js';
+import type { FormPart } from '../../http/form-part.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionRepo, NewUploadFile } from '../ingestion/ingestion.repo.js';
@@ -22,8 +20,6 @@ import { type AddMediaOptions, parseAddMediaOptions } from './add-media.options.
 import type { AddMediaRepo } from './add-media.repo.js';
 import type { RemoteMediaProbe } from './remote-media.js';
 import { looksLikeMedia } from '../../adapters/sources/s3-location.js';
-
-export type AddMediaPart = { kind: 'field'; name: string; value: string } | { kind: 'file'; field: string; fileName: string; stream: Readable };
 
 export type MediaSourceKind = 'files' | 'archive' | 's3' | 'path';
 
@@ -59,8 +55,8 @@ export class AddMediaService {
     readonly settings: AddMediaSettings,
   ) {}
 
-  /** Reads the multipart request (exactly one source), stores what it carries, and starts a MEDIA_ADDITION task. */
-  async start(principal: Principal, datasetId: string, parts: AsyncIterable<AddMediaPart>): Promise<string> {
+  /** Reads the form (exactly one source; its shape was checked by the HTTP layer), stores what it carries, and starts a MEDIA_ADDITION task. */
+  async start(principal: Principal, datasetId: string, parts: AsyncIterable<FormPart>): Promise<string> {
     await this.preflight(principal, datasetId, 'add_media');
     const fields: Record<string, string> = {};
     const files: NewUploadFile[] = [];
@@ -69,28 +65,23 @@ export class AddMediaService {
       sources.add(kind);
       if (sources.size > 1) throw errors.exactlyOneSource();
     };
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-add-media-'));
-    let archive: { path: string; name: string } | null = null;
+    let archive: SpooledFile | null = null;
     try {
       let requestBytes = 0;
       for await (const part of parts) {
         if (part.kind === 'field') {
+          // Text where a file belongs (a urlencoded form cannot carry files): that source was not given.
+          if ((part.name === 'files' || part.name === 'archive') && part.value.trim() !== '') throw errors.exactlyOneSource();
           fields[part.name] = part.value;
           if (part.name === 's3_uri' && part.value.trim() !== '') addSource('s3');
         } else if (part.field === 'files') {
           addSource('files');
-          if (files.length >= this.settings.limits.maxFilesPerRequest) throw errors.tooManyFiles(this.settings.limits.maxFilesPerRequest);
           const stored = await this.store(part.stream, part.fileName || `file-${files.length + 1}`, this.settings.limits.maxRequestBytes - requestBytes);
           requestBytes += stored.size;
           files.push(stored);
-        } else if (part.field === 'archive') {
-          if (archive) throw errors.exactlyOneSource();
-          addSource('archive');
-          archive = { path: path.join(dir, 'archive'), name: part.fileName || 'archive' };
-          await this.saveArchive(part.stream, archive.path, archive.name);
         } else {
-          part.stream.resume();
-          throw part.field === 'files[]' ? errors.wrongFilesField() : errors.unexpectedFileField(part.field);
+          addSource('archive');
+          archive = await this.spoolArchive(part.stream, part.fileName || 'archive');
         }
       }
       if (sources.size !== 1) throw errors.exactlyOneSource();
@@ -109,7 +100,7 @@ export class AddMediaService {
       await this.blobGc.queue(files.map((f) => f.blob_hash));
       throw err;
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await archive?.dispose();
     }
   }
 
@@ -183,38 +174,22 @@ export class AddMediaService {
     }
   }
 
-  private async saveArchive(stream: Readable, filePath: string, name: string): Promise<void> {
+  private async spoolArchive(stream: Readable, name: string): Promise<SpooledFile> {
     const limit = this.settings.limits.maxRequestBytes;
-    let size = 0;
-    await pipeline(
-      stream,
-      async function* (chunks: AsyncIterable<Buffer>) {
-        for await (const chunk of chunks) {
-          size += chunk.length;
-          if (size > limit) throw errors.fileTooLarge(name, limit);
-          yield chunk;
-        }
-      },
-      createWriteStream(filePath),
-    );
+    try {
+      return await SpooledFile.spool(stream, name, limit);
+    } catch (err) {
+      stream.resume();
+      throw err instanceof UploadTooLargeError ? errors.fileTooLarge(name, limit) : err;
+    }
   }
 
   /** Extracts every media entry into the blob store; unsafe or non-media entries are skipped and reported. */
-  private async unpack(archive: { path: string; name: string }, files: NewUploadFile[]): Promise<SkippedEntry[]> {
-    const handle = await open(archive.path, 'r');
-    const head = Buffer.alloc(SNIFF_BYTES);
-    let bytesRead = 0;
-    try {
-      ({ bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0));
-    } finally {
-      await handle.close();
-    }
-    const format = archiveFormatOf(archive.name, head.subarray(0, bytesRead));
-    if (!format) throw errors.notAnArchive(archive.name);
+  private async unpack(archive: SpooledFile, files: NewUploadFile[]): Promise<SkippedEntry[]> {
     const skipped: SkippedEntry[] = [];
     try {
       skipped.push(
-        ...(await readArchive(archive.path, format, async (entry) => {
+        ...(await readSpooledArchive(archive, async (entry) => {
           try {
             files.push(await storeMedia(this.blobs, entry.stream, entry.path, this.settings.limits.maxFileBytes));
           } catch (err) {
@@ -226,6 +201,7 @@ export class AddMediaService {
         })),
       );
     } catch (err) {
+      if (err instanceof NotAnArchiveError) throw errors.notAnArchive(archive.name);
       if (err instanceof ArchiveRefusedError) throw errors.archiveRefused(archive.name, err.message);
       throw err;
     }

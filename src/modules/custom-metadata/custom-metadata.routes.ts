@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
-import { drain } from '../../http/multipart.js';
+import { type FormPart, readForm } from '../../http/multipart.js';
 import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
 import { FieldSchema, ImportParams, ImportReport, ImportStarted } from './custom-metadata.schemas.js';
 import type { CustomMetadataService } from './custom-metadata.service.js';
@@ -27,24 +27,13 @@ export function customMetadataRoutes(app: FastifyInstance, deps: { customMetadat
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw errors.metadataFileRequired();
-      const parts = request.parts({ limits: { fileSize: customMetadata.maxFileBytes + 1, files: 1 } })[Symbol.asyncIterator]();
-      try {
-        const taskId = await customMetadata.start(principalOf(request), request.params.dataset_id, async () => {
-          for (let next = await parts.next(); !next.done; next = await parts.next()) {
-            const part = next.value;
-            if (part.type !== 'file') continue;
-            if (part.fieldname === 'file') return { fileName: part.filename || 'metadata', stream: part.file };
-            part.file.resume();
-          }
-          return undefined;
-        });
-        return await reply.code(202).send({ task_id: taskId });
-      } catch (err) {
-        // Clients that send the whole body before reading the answer would otherwise see a reset.
-        await drain(parts);
-        throw err;
-      }
+      const shape = {
+        maxFileBytes: customMetadata.maxFileBytes,
+        files: { file: { max: 1, tooMany: () => errors.oneFilePerField('file'), missing: errors.metadataFileRequired } },
+        otherFile: errors.metadataFileRequired,
+      };
+      const taskId = await readForm(request, shape, (parts) => customMetadata.start(principalOf(request), request.params.dataset_id, () => firstFile(parts)));
+      return reply.code(202).send({ task_id: taskId });
     },
   );
 
@@ -66,4 +55,10 @@ export function customMetadataRoutes(app: FastifyInstance, deps: { customMetadat
     },
     async (request) => customMetadata.report(principalOf(request), request.params.dataset_id, request.params.task_id),
   );
+}
+
+/** The form's one file (its shape refuses any other); the shape answers for a missing one. */
+async function firstFile(parts: AsyncIterable<FormPart>) {
+  for await (const part of parts) if (part.kind === 'file') return { fileName: part.fileName || 'metadata', stream: part.stream };
+  return undefined;
 }

@@ -1,17 +1,12 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { CropBox } from '../../adapters/media/image.js';
-import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
+import { readForm } from '../../http/multipart.js';
 import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
 import { mediaLinker } from '../media/media-links.js';
 import type { MediaService } from '../media/media.service.js';
+import { anchorFormShape, withAnchorUpload } from './anchor-upload.js';
 import { presentClusters } from './explore.presenter.js';
 import { CLUSTERS_PER_PAGE } from './explore.repo.js';
 import { DuplicatesResponse, ExploreParams, ExploreQuerySchema, ExploreResponse, SimilarityAnchor } from './explore.schemas.js';
@@ -65,30 +60,11 @@ export function exploreRoutes(
       },
     },
     async (request) => {
-      if (!request.isMultipart()) throw errors.imageRequired();
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-anchor-'));
-      try {
-        let file: { path: string; fileName: string } | undefined;
-        let box: string | undefined;
-        for await (const part of request.parts({ limits: { fileSize: deps.maxFileBytes, files: 1 } })) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'file' || file) {
-              part.file.resume();
-              continue;
-            }
-            file = { path: path.join(dir, 'anchor'), fileName: part.filename || 'anchor' };
-            await pipeline(part.file, createWriteStream(file.path));
-            if (part.file.truncated) throw errors.fileTooLarge(file.fileName, deps.maxFileBytes);
-          } else if (part.fieldname === 'bounding_box') {
-            box = String(part.value);
-          }
-        }
-        if (!file) throw errors.imageRequired();
-        const anchorId = await explore.uploadAnchor(principalOf(request), request.params.dataset_id, file, box === undefined || box.trim() === '' ? undefined : parseBox(box));
-        return { anchor_media_id: anchorId, anchor_type: 'UPLOAD' as const };
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      const { dataset_id } = request.params;
+      const anchorId = await readForm(request, anchorFormShape(deps.maxFileBytes), (parts) =>
+        withAnchorUpload(parts, deps.maxFileBytes, (file, crop) => explore.uploadAnchor(principalOf(request), dataset_id, file, crop)),
+      );
+      return { anchor_media_id: anchorId, anchor_type: 'UPLOAD' as const };
     },
   );
 
@@ -107,20 +83,4 @@ export function exploreRoutes(
       return { media_id, duplicates: await explore.duplicates(principalOf(request), dataset_id, media_id) };
     },
   );
-}
-
-/** `x,y,width,height`, a JSON array of those four, or a JSON object {x, y, width, height}; pixels of the image. */
-function parseBox(text: string): CropBox {
-  let values: unknown;
-  try {
-    const parsed: unknown = JSON.parse(text.trim().startsWith('[') || text.trim().startsWith('{') ? text : `[${text}]`);
-    values = Array.isArray(parsed) ? parsed : [(parsed as Record<string, unknown>).x, (parsed as Record<string, unknown>).y, (parsed as Record<string, unknown>).width, (parsed as Record<string, unknown>).height];
-  } catch {
-    values = null;
-  }
-  if (!Array.isArray(values) || values.length !== 4 || !values.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0) || !(values[2] > 0 && values[3] > 0)) {
-    throw errors.validation('bounding_box must be x,y,width,height: four non-negative numbers, width and height above 0');
-  }
-  const [left, top, width, height] = values as number[];
-  return { left: left!, top: top!, width: width!, height: height! };
 }

@@ -1,14 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Multipart } from '@fastify/multipart';
-import { drain } from '../../http/multipart.js';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
+import { readForm } from '../../http/multipart.js';
 import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
 import { NewDatasetQuery, NewDatasetResponse } from '../datasets/datasets.schemas.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
-import type { IncomingFile, IngestionService } from './ingestion.service.js';
+import type { IngestionService } from './ingestion.service.js';
 
 const TransactionParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }), trans_id: Type.Integer({ minimum: 1 }) });
 const UploadAccepted = Type.Object({
@@ -58,18 +57,11 @@ export function ingestionRoutes(app: FastifyInstance, deps: { datasets: Datasets
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw errors.noFilesInRequest();
-      const parts = request
-        .parts({ limits: { fileSize: ingestion.limits.maxFileBytes + 1, files: ingestion.limits.maxFilesPerRequest + 1 } })
-        [Symbol.asyncIterator]();
-      try {
-        const result = await ingestion.upload(principalOf(request), request.params.dataset_id, request.params.trans_id, fileParts(parts));
-        return reply.code(202).send(result);
-      } catch (err) {
-        // Read the rest of the body first: clients that send it all before reading the answer would see a reset.
-        await drain(parts);
-        throw err;
-      }
+      const { maxFileBytes, maxFilesPerRequest } = ingestion.limits;
+      const shape = { maxFileBytes, files: { files: { max: maxFilesPerRequest, tooMany: () => errors.tooManyFiles(maxFilesPerRequest), missing: errors.noFilesInRequest } } };
+      const { dataset_id, trans_id } = request.params;
+      const result = await readForm(request, shape, (parts) => ingestion.upload(principalOf(request), dataset_id, trans_id, parts));
+      return reply.code(202).send(result);
     },
   );
 
@@ -89,25 +81,4 @@ export function ingestionRoutes(app: FastifyInstance, deps: { datasets: Datasets
       return reply.code(202).send({ dataset_id, task_id: taskId });
     },
   );
-}
-
-type Parts = AsyncIterator<Multipart>;
-
-/** The file parts, over an iterator that stays open when the consumer stops early, so the rest can be drained. */
-function fileParts(parts: Parts): AsyncIterable<IncomingFile> {
-  return {
-    [Symbol.asyncIterator]: () => ({
-      async next(): Promise<IteratorResult<IncomingFile>> {
-        for (;;) {
-          const result = await parts.next();
-          if (result.done) return { done: true, value: undefined };
-          const part = result.value;
-          if (part.type === 'file') return { done: false, value: { fieldname: part.fieldname, filename: part.filename, stream: part.file } };
-        }
-      },
-      async return(): Promise<IteratorResult<IncomingFile>> {
-        return { done: true, value: undefined };
-      },
-    }),
-  };
 }

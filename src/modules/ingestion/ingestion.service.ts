@@ -1,20 +1,13 @@
-import type { Readable } from 'node:stream';
 import type { Db } from '../../adapters/db/database.js';
 import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
 import { errors } from '../../core/errors.js';
+import type { FormPart } from '../../http/form-part.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import type { IngestionRepo, NewUploadFile } from './ingestion.repo.js';
 import { NotMediaError, storeMedia } from './media-intake.js';
-
-/** A file part of a multipart request, as the HTTP layer hands it over. */
-export interface IncomingFile {
-  fieldname: string;
-  filename: string;
-  stream: Readable;
-}
 
 export interface UploadLimits {
   maxFileBytes: number;
@@ -49,7 +42,7 @@ export class IngestionService {
    * Streams each file into the blob store, deciding its type from its first bytes. The request is
    * all or nothing: its files join the transaction only when every one of them was accepted.
    */
-  async upload(principal: Principal, datasetId: string, transId: number, parts: AsyncIterable<IncomingFile>) {
+  async upload(principal: Principal, datasetId: string, transId: number, parts: AsyncIterable<FormPart>) {
     await this.datasetBeingCreated(principal, datasetId);
     await this.requireOpen(this.db, datasetId, transId);
 
@@ -69,18 +62,11 @@ export class IngestionService {
     return { trans_id: transId, files: accepted.map((f) => ({ file_name: f.file_name, media_kind: f.kind, format: f.format, size: f.size })) };
   }
 
-  private async receive(parts: AsyncIterable<IncomingFile>, accepted: NewUploadFile[]): Promise<void> {
+  private async receive(parts: AsyncIterable<FormPart>, accepted: NewUploadFile[]): Promise<void> {
     let requestBytes = 0;
     for await (const part of parts) {
-      if (part.fieldname !== 'files') {
-        part.stream.resume();
-        throw part.fieldname === 'files[]' ? errors.wrongFilesField() : errors.unexpectedFileField(part.fieldname);
-      }
-      if (accepted.length >= this.limits.maxFilesPerRequest) {
-        part.stream.resume();
-        throw errors.tooManyFiles(this.limits.maxFilesPerRequest);
-      }
-      const fileName = part.filename || `file-${accepted.length + 1}`;
+      if (part.kind !== 'file') continue;
+      const fileName = part.fileName || `file-${accepted.length + 1}`;
       const remaining = this.limits.maxRequestBytes - requestBytes;
       try {
         const file = await storeMedia(this.blobs, part.stream, fileName, Math.min(this.limits.maxFileBytes, remaining));
