@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
+import { assertPortFree } from './http/port-check.js';
 import type { Config } from './config.js';
 import { type Container, createContainer } from './container.js';
 import { startBlobGc } from './jobs/blob-gc.js';
@@ -48,6 +49,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 /** Starts the roles the config asks for; `close()` stops them in order (HTTP, then jobs, then the database). */
 export async function startLoupe(config: Config, options: StartOptions = {}): Promise<Loupe> {
   const log = options.log ?? createLogger(config);
+  if (config.role !== 'worker') await assertPortFree(config.host, config.port);
   const container = await createContainer(config, log, 'server');
   let jobs: ReturnType<typeof checkRegistry>;
   try {
