@@ -50,6 +50,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
+    logController: new RequestLog(),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   });
 
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { auth, datasets, access, tasks, ingestion, media } = deps.services;
   registerMetrics(app, deps.metrics);
   systemRoutes(app, { checkDatabase: deps.checkDatabase });
+  homeRoutes(app, { version: deps.version });
   authRoutes(app, { auth, secureCookies: deps.publicUrl?.startsWith('https:') ?? false });
   ingestionRoutes(app, { datasets, ingestion });
   datasetsRoutes(app, { datasets });
