@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
@@ -30,9 +31,20 @@ export interface StartOptions {
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
+/** pino-pretty, where it is installed and stdout is a terminal; else JSON lines. */
+function prettyTransport(): { target: string } | undefined {
+  if (!process.stdout.isTTY) return undefined;
+  try {
+    return { target: createRequire(import.meta.url).resolve('pino-pretty') };
+  } catch {
+    return undefined;
+  }
+}
+
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({
     level: config.logLevel,
+    transport: prettyTransport(),
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.api_secret', '*.password'], censor: '[redacted]' },
     serializers: {
       // A signed media link is a credential for an hour: log the path, never the signature.
