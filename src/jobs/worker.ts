@@ -128,7 +128,11 @@ function graphileLogger(log: Logger): GraphileLogger {
   const child = log.child({ component: 'graphile-worker' });
   return new GraphileLogger((scope) => (level, message, meta) => {
     const fields = { ...scope, ...meta };
-    if (level === 'error') child.error(fields, message);
+    // A task stopped by Ctrl-C / SIGTERM resumes on the next start: graphile reports it as a failure, it is not one.
+    if (meta?.error instanceof WorkerShutdown) {
+      const job = meta.job as { id?: string; task_identifier?: string } | undefined;
+      child.info({ ...scope, job: { id: job?.id, task_identifier: job?.task_identifier } }, 'task stopped by shutdown; it resumes on the next start');
+    } else if (level === 'error') child.error(fields, message);
     else if (level === 'warning') child.warn(fields, message);
     else child.debug(fields, message);
   });

@@ -55,8 +55,11 @@ export async function openDatabase(
   const embedded = options.databaseUrl ? null : await startEmbeddedPostgres(options.dataDir, options.owner, log);
   const connection: pg.ClientConfig = embedded ? embedded.poolConfig : { connectionString: options.databaseUrl! };
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 20 });
-  pool.on('error', (err) => log.error({ err }, 'idle database connection failed'));
-  pool.on('connect', (client) => client.on('error', (err) => log.error({ err }, 'database connection failed')));
+  let closing = false;
+  // Once close() began, the database stopping ends connections the pool is still closing: expected, not an error.
+  const failed = (message: string) => (err: Error) => (closing ? log.debug({ err }, message) : log.error({ err }, message));
+  pool.on('error', failed('idle database connection failed'));
+  pool.on('connect', (client) => client.on('error', failed('database connection failed')));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     const applied = await migrateToLatest(db);
@@ -71,6 +74,7 @@ export async function openDatabase(
     pool,
     connection,
     close: async () => {
+      closing = true;
       await db.destroy();
       await embedded?.stop();
     },
