@@ -1,5 +1,6 @@
 // Writes openapi.json at the repository root (or the path given) from the route schemas: `npm run openapi`.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import type { Services } from '../src/container.js';
@@ -20,7 +21,7 @@ const app = await buildApp({
 });
 await app.ready();
 const document = app.swagger() as { paths?: object };
-const out = process.argv[2] ?? new URL('openapi.json', root);
+const out = process.argv[2] ?? fileURLToPath(new URL('openapi.json', root));
 writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
 await app.close();
-process.stdout.write(`wrote ${String(out)} (${Object.keys(document.paths ?? {}).length} paths)\n`);
+process.stdout.write(`wrote ${out} (${Object.keys(document.paths ?? {}).length} paths)\n`);
