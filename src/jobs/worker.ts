@@ -64,6 +64,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       running.add(controller);
       try {
         await handler(payload, controller.signal);
+      } catch (err) {
+        // Whatever a stopped stream threw, a shutdown is reported as the shutdown (logged as such, not as a failure).
+        throw controller.signal.aborted ? controller.signal.reason : err;
       } finally {
         running.delete(controller);
       }
