@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Services } from './container.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { RequestLog } from './http/request-log.js';
 import { ErrorBody } from './http/schemas.js';
 import { accessRoutes } from './modules/access/access.routes.js';
 import { AccessEntry } from './modules/access/access.schemas.js';
@@ -23,6 +24,7 @@ import { customMetadataRoutes } from './modules/custom-metadata/custom-metadata.
 import { type MetricsSource, registerMetrics } from './modules/system/metrics.js';
 import type { SweepStatus } from './modules/system/system.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import { homeRoutes } from './modules/system/home.routes.js';
 import { snapshotsRoutes } from './modules/snapshots/snapshots.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { enrichmentRoutes } from './modules/enrichment/enrichment.routes.js';
@@ -53,6 +55,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
+    logController: new RequestLog(),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   });
 
@@ -95,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { auth, datasets, access, tasks, ingestion, media } = deps.services;
   registerMetrics(app, { ...deps.metrics, sweeps: deps.sweeps });
   systemRoutes(app, { checkDatabase: deps.checkDatabase, sweeps: deps.sweeps });
+  homeRoutes(app, { version: deps.version });
   authRoutes(app, { auth, secureCookies: deps.publicUrl?.startsWith('https:') ?? false });
   ingestionRoutes(app, { datasets, ingestion });
   datasetsRoutes(app, { datasets });

@@ -137,7 +137,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
   const addMediaRepo = new AddMediaRepo(db);
   const localRoots = await Promise.all(config.addMedia.localRoots.map((root) => realpath(root).catch(() => root)));
-  const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, lifecycle, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv), {
+  const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, lifecycle, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv, log), {
     enabled: config.addMedia.enabled,
     localRoots,
     limits: config.upload,

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
+import { assertPortFree } from './http/port-check.js';
 import type { Config } from './config.js';
 import { type Container, createContainer } from './container.js';
 import { type JobDefinition, checkRegistry, declaredJobs } from './jobs/registry.js';
@@ -27,9 +29,20 @@ export interface StartOptions {
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
+/** pino-pretty, where it is installed and stdout is a terminal; else JSON lines. */
+function prettyTransport(): { target: string } | undefined {
+  if (!process.stdout.isTTY) return undefined;
+  try {
+    return { target: createRequire(import.meta.url).resolve('pino-pretty') };
+  } catch {
+    return undefined;
+  }
+}
+
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({
     level: config.logLevel,
+    transport: prettyTransport(),
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.api_secret', '*.password'], censor: '[redacted]' },
     serializers: {
       // A signed media link is a credential for an hour: log the path, never the signature.
@@ -46,6 +59,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 /** Starts the roles the config asks for; `close()` stops them in order (HTTP, then jobs, then the database). */
 export async function startLoupe(config: Config, options: StartOptions = {}): Promise<Loupe> {
   const log = options.log ?? createLogger(config);
+  if (config.role !== 'worker') await assertPortFree(config.host, config.port);
   const container = await createContainer(config, log, 'server');
   let jobs: ReturnType<typeof checkRegistry>;
   try {

@@ -1,6 +1,8 @@
 import { Command, Option } from 'commander';
 import pino from 'pino';
+import path from 'node:path';
 import { openDatabase } from '../adapters/db/database.js';
+import { hasEmbeddedCluster } from '../adapters/db/embedded-postgres.js';
 import { KeyBox, loadServerKey } from '../adapters/secrets/key-box.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../core/errors.js';
@@ -10,6 +12,13 @@ import { AuthService } from '../modules/auth/auth.service.js';
 /** Runs `work` against the same DATA_DIR / DATABASE_URL as the server, whether the server is running or not. */
 async function withAuth<T>(work: (auth: AuthService) => Promise<T>): Promise<T> {
   const config = loadConfig(process.env);
+  // Creating a database here would give the CLI its own users, which the server (on another DATA_DIR) never sees.
+  if (!config.databaseUrl && !hasEmbeddedCluster(config.dataDir)) {
+    throw new Error(
+      `No Loupe database in DATA_DIR=${path.resolve(config.dataDir)}. Set DATA_DIR (or DATABASE_URL) to the server's, ` +
+        'or start the server once with this DATA_DIR to create it.',
+    );
+  }
   // Logs go to stderr: stdout carries only the command's answer.
   const log = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, owner: 'cli', poolSize: 2 }, log);

@@ -59,6 +59,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     running.add(controller);
     try {
       await work(controller.signal);
+    } catch (err) {
+      // Whatever a stopped stream threw, a shutdown is reported as the shutdown (logged as such, not as a failure).
+      throw controller.signal.aborted ? controller.signal.reason : err;
     } finally {
       running.delete(controller);
     }
@@ -92,13 +95,14 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     }
   }
 
+  const isStop = (err: unknown) => err instanceof WorkerShutdown;
   const runners: QueueRunner[] = [];
   const stopRunners = () => Promise.all(runners.map((r) => r.stop()));
   try {
-    runners.push(await startQueueRunner({ pool: options.pool, concurrency: options.concurrency, handlers: jobHandlers, log }));
+    runners.push(await startQueueRunner({ pool: options.pool, concurrency: options.concurrency, handlers: jobHandlers, log, isStop }));
     // Sweeps have a lane of their own, so a long task never holds them back nor they a task.
     runners.push(
-      await startQueueRunner({ pool: options.pool, concurrency: 1, handlers: sweepHandlers, log, pollIntervalMs: Math.min(1_000, sweepIntervalMs) }),
+      await startQueueRunner({ pool: options.pool, concurrency: 1, handlers: sweepHandlers, log, isStop, pollIntervalMs: Math.min(1_000, sweepIntervalMs) }),
     );
     // A sweep already waiting keeps its time, so restarts do not keep putting it off.
     for (const name of Object.keys(sweepHandlers) as SweepName[]) await scheduleSweep(name, false);

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signClientToken } from '../../src/modules/auth/auth.service.js';
 import { call, startTestServer, tempDataDir, waitFor } from '../support/server.js';
 
@@ -12,6 +14,10 @@ function loupe(args: string[], env: Record<string, string> = {}) {
   return run(process.execPath, ['bin/loupe.js', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env } });
 }
 
+// The CLI uses the server's database: a server started once on dataDir creates it.
+beforeAll(async () => {
+  await (await startTestServer({ dataDir })).close();
+}, 120_000);
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('loupe CLI', () => {
@@ -61,6 +67,24 @@ describe('loupe CLI', () => {
     }
   });
 
+  it('refuses, naming DATA_DIR, where no server has made a database, and creates none', async () => {
+    const empty = tempDataDir();
+    try {
+      await expect(loupe(['user', 'create', '--email', 'cli-c@example.com'], { DATA_DIR: empty })).rejects.toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: `No Loupe database in DATA_DIR=${empty}. Set DATA_DIR (or DATABASE_URL) to the server's, or start the server once with this DATA_DIR to create it.\n`,
+      });
+      await expect(loupe(['token', '--email', 'cli-a@example.com'], { DATA_DIR: path.join(empty, 'none') })).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`DATA_DIR=${path.join(empty, 'none')}`),
+      });
+      expect(fs.readdirSync(empty)).toEqual([]);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('explains each command in --help', async () => {
     const { stdout } = await loupe(['--help']);
     for (const command of ['user', 'key', 'token']) expect(stdout).toContain(command);
@@ -77,5 +101,25 @@ describe('server configuration', () => {
       code: 2,
       stderr: expect.stringMatching(/PORT must be an integer[\s\S]*LOG_LEVEL must be one of/),
     });
+  });
+
+  it('names PORT when the port is taken, before it creates or starts a database', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    const fresh = tempDataDir();
+    try {
+      const result = run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: fresh },
+      });
+      await expect(result).rejects.toMatchObject({
+        code: 1,
+        stderr: `PORT=${port} is already in use on 127.0.0.1: stop what listens there, or set PORT to a free port (PORT=0 picks one)\n`,
+      });
+      expect(fs.existsSync(path.join(fresh, 'pg'))).toBe(false);
+    } finally {
+      taken.close();
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
   });
 });

@@ -90,6 +90,27 @@ describe('importing a CSV keyed by file_name', () => {
     expect(await names(custom('weather', 'ne', 'sunny'))).toEqual(['horses.jpg']);
   });
 
+  it('Explore answers 422 naming the field for an unknown field or a value of another type than the field\'s', async () => {
+    const explore = async (filters: unknown[]) => {
+      const res = await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?threshold=0&vql=${encodeURIComponent(JSON.stringify(filters))}`);
+      return { status: res.status, body: res.body };
+    };
+    expect(await explore(custom('wether', 'eq', 'sunny'))).toEqual({
+      status: 422,
+      body: { detail: "Unknown custom field 'wether': this dataset's fields are outdoor, parts, score, taken, weather" },
+    });
+    expect(await explore(custom('score', 'contains', '3'))).toEqual({
+      status: 422,
+      body: { detail: 'Custom field \'score\' is a number field: it takes eq, ne, gt, gte, lt, lte or between with numbers (or exists), not contains with "3"' },
+    });
+    expect(await explore(custom('outdoor', 'eq', 'yes'))).toEqual({
+      status: 422,
+      body: { detail: 'Custom field \'outdoor\' is a boolean field: it takes eq or ne with true or false (or exists), not eq with "yes"' },
+    });
+    expect(await explore(custom('taken', 'gt', 3))).toMatchObject({ status: 422, body: { detail: expect.stringContaining("Custom field 'taken' is a datetime field") } });
+    expect(await explore(custom('wether', 'exists', false))).toMatchObject({ status: 422, body: { detail: expect.stringContaining("Unknown custom field 'wether'") } });
+  });
+
   it('a saved view filters on a field and counts its matches', async () => {
     const res = await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/views?vql=${encodeURIComponent(JSON.stringify(custom('score', 'gt', 2)))}`, { name: 'High' });
     expect(res).toMatchObject({ status: 200, body: { total_results: 2 } });

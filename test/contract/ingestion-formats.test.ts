@@ -33,7 +33,9 @@ describe('formats', () => {
     expect(video).toMatchObject({ file_name: 'scenes.mp4', format: 'mp4', width: 160, height: 120 });
     expect(video.duration_seconds).toBeCloseTo(3, 0);
     const detail = (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media/${video.media_id}`)).body;
-    expect(detail.frames.map((f: { timestamp: number }) => Math.round(f.timestamp))).toEqual([0, 1, 2]);
+    // A frame's time is named as on the frame's own media item: frame_timestamp.
+    expect(detail.frames.map((f: { frame_timestamp: number }) => Math.round(f.frame_timestamp))).toEqual([0, 1, 2]);
+    expect(Object.keys(detail.frames[0]).sort()).toEqual(['frame_timestamp', 'media_id']);
     const frames = await list('VIDEO_FRAME');
     expect(frames.total).toBe(3);
     expect(frames.media[0]).toMatchObject({ parent_media_id: video.media_id, format: 'jpeg', width: 160, height: 120 });

@@ -17,20 +17,29 @@ let side: DatabaseHandle;
 let token = '';
 let userId = '';
 let datasetId = '';
+/** The running child's log lines (it logs JSON at info to stdout, beside the line with its address). */
+let childLogs: Array<{ level: number; msg: string }> = [];
 
 /** Starts the server as a separate process on the shared DATA_DIR and waits for its address. */
 async function startChild(): Promise<void> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'test/support/child-server.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child = proc;
+  const logs: Array<{ level: number; msg: string }> = [];
+  childLogs = logs;
   url = await new Promise<string>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
+      const lines = out.split('\n');
+      out = lines.pop()!;
+      for (const line of lines.filter((l) => l.startsWith('{'))) {
+        const parsed = JSON.parse(line) as { url?: string; level: number; msg: string };
+        if (parsed.url && parsed.level === undefined) resolve(parsed.url);
+        else logs.push(parsed);
+      }
     });
     proc.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
   });
@@ -110,7 +119,11 @@ describe('restart recovery', () => {
   it('on SIGTERM lets the running task stop at a checkpoint and resumes it after the restart', async () => {
     const taskId = await startTask({ steps: 8, stepMs: 250 });
     await waitFor(async () => ((await taskRow(taskId)).progress_percentage ?? 0) > 0 || undefined, 15_000, 'progress');
+    const logs = childLogs;
     expect(await stopChild('SIGTERM')).toBe(0);
+    // An expected shutdown logs no errors: the stopped task is an info line, closing connections are not failures.
+    expect(logs.filter((l) => l.level >= 50)).toEqual([]);
+    expect(logs.map((l) => l.msg)).toContain('task stopped by shutdown; it resumes on the next start');
     // The server stopped its database on exit; a CLI-style handle starts it alone to look.
     const offline = await openDatabase({ databaseUrl: null, dataDir, owner: 'cli' }, pino({ level: 'silent' }));
     const interrupted = await offline.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();

@@ -9,6 +9,7 @@ import {
   S3SourceError,
   type RemoteObject,
 } from '../../src/adapters/sources/s3-source.js';
+import { S3MediaProbe } from '../../src/modules/add-media/remote-media.js';
 import { startS3rver, type S3rverHandle } from './s3rver-server.js';
 import { tinyParquet } from './tiny-parquet.js';
 
@@ -225,6 +226,32 @@ describe('S3MediaSource errors', () => {
       break;
     }
     expect(await collect('s3://media/manifests/with-header.csv')).toHaveLength(2);
+  });
+
+  it('marks refused credentials as an access error, and a missing bucket as not one', async () => {
+    const refused = await S3MediaSource.open({ env: { ...env, AWS_ACCESS_KEY_ID: 'NOT-A-KEY' } });
+    await expect(refused.list({ bucket: 'media', key: 'big/' }).next()).rejects.toMatchObject({
+      name: 'S3SourceError',
+      access: true,
+      message: 'S3 rejected the credentials for s3://media/big/ (InvalidAccessKeyId)',
+    });
+    refused.close();
+    await expect(collect('s3://no-such-bucket/photos/')).rejects.toMatchObject({ access: false });
+  });
+
+  it('add_media\'s probe answers with the spec\'s text and logs the cause it hides', async () => {
+    const logged: Array<[object, string]> = [];
+    const probe = new S3MediaProbe({ ...env, AWS_ACCESS_KEY_ID: 'NOT-A-KEY' }, { warn: (fields: object, message: string) => logged.push([fields, message]) } as never);
+    await expect(probe.requireMedia('s3://media/big/', null)).rejects.toMatchObject({
+      status: 400,
+      detail: 'Invalid S3 URI or no media files found at s3://media/big/',
+    });
+    expect(logged).toEqual([
+      [
+        { uri: 's3://media/big/', cause: 'S3 rejected the credentials for s3://media/big/ (InvalidAccessKeyId)', access_error: true },
+        'add_media: object storage refused access',
+      ],
+    ]);
   });
 
   it('reports a role that cannot be assumed', async () => {

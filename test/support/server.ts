@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import type { JobDefinition } from '../../src/jobs/registry.js';
 import { signClientToken } from '../../src/modules/auth/auth.service.js';
@@ -41,10 +42,11 @@ export function tempDataDir(): string {
 }
 
 /** Starts the real server (embedded PostgreSQL, worker, HTTP on a free port) in this process. */
-export async function startTestServer(options: { jobs?: JobDefinition[]; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(options: { jobs?: JobDefinition[]; env?: Record<string, string>; dataDir?: string; log?: Logger } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...options.env });
   const loupe = await startLoupe(config, {
+    log: options.log,
     jobs: options.jobs,
     workerTimings: { heartbeatMs: 500, staleAfterSeconds: 3, recoveryIntervalMs: 1_000, abortPollMs: 50, sweepIntervalMs: 300 },
   });

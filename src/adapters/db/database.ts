@@ -56,12 +56,15 @@ export async function openDatabase(
   const embedded = options.databaseUrl ? null : await startEmbeddedPostgres(options.dataDir, options.owner, log);
   const connection: pg.ClientConfig = embedded ? embedded.poolConfig : { connectionString: options.databaseUrl! };
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 20 });
-  pool.on('error', (err) => log.error({ err }, 'idle database connection failed'));
+  let closing = false;
+  // Once close() began, the database stopping ends connections the pool is still closing: expected, not an error.
+  const failed = (message: string) => (err: Error) => (closing ? log.debug({ err }, message) : log.error({ err }, message));
+  pool.on('error', failed('idle database connection failed'));
   const clients = new Set<pg.Client>();
   pool.on('connect', (client) => {
     clients.add(client);
     client.once('end', () => clients.delete(client));
-    client.on('error', (err) => log.error({ err }, 'database connection failed'));
+    client.on('error', failed('database connection failed'));
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
@@ -77,6 +80,7 @@ export async function openDatabase(
     pool,
     connection,
     close: async () => {
+      closing = true;
       await db.destroy();
       // The pool's end does not wait for its connections to close: stopping the server under one fails it loudly.
       await Promise.race([Promise.all([...clients].map((c) => new Promise((resolve) => c.once('end', resolve)))), sleep(2_000, undefined, { ref: false })]);

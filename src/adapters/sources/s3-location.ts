@@ -7,6 +7,13 @@ export interface S3Location {
 /** A one-line reason that add_media can show: bad URI, missing bucket or manifest, unreadable manifest, access denied. */
 export class S3SourceError extends Error {
   override name = 'S3SourceError';
+  /** Refused credentials, missing credentials or access denied: the URI may be fine and hold media. */
+  readonly access: boolean;
+
+  constructor(message: string, options?: ErrorOptions & { access?: boolean }) {
+    super(message, options);
+    this.access = options?.access ?? false;
+  }
 }
 
 // S3's bucket rules (3–63 chars of a-z 0-9 . -, letter or digit at both ends), plus '_' that S3-compatible servers allow.

@@ -245,7 +245,7 @@ async function assumedRole(
       };
     } catch (error) {
       if (isAbort(error)) throw error;
-      throw new S3SourceError(`cannot assume role ${roleArn}: ${oneLine(errorMessage(error))}`, { cause: error });
+      throw new S3SourceError(`cannot assume role ${roleArn}: ${oneLine(errorMessage(error))}`, { cause: error, access: true });
     }
   };
   let first: Promise<Credentials> | null = assume();
@@ -274,13 +274,19 @@ function sourceError(error: unknown, location: S3Location, subject: string): unk
   const status = statusOf(error);
   const uri = formatS3Uri(location);
   let reason: string;
+  let access = false;
   if (name === 'NoSuchBucket') reason = `bucket ${location.bucket} does not exist`;
   else if (name === 'NoSuchKey' || status === 404) reason = `${subject} ${uri} not found`;
-  else if (name === 'AccessDenied' || status === 403) reason = `access denied to ${uri}`;
   else if (['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'ExpiredToken'].includes(name)) {
     reason = `S3 rejected the credentials for ${uri} (${name})`;
-  } else if (name === 'CredentialsProviderError') reason = `no S3 credentials found: ${message}`;
-  else if (code && NETWORK_CODES.has(code)) reason = `cannot reach S3 for ${uri} (${code})`;
+    access = true;
+  } else if (name === 'AccessDenied' || status === 403) {
+    reason = `access denied to ${uri}`;
+    access = true;
+  } else if (name === 'CredentialsProviderError') {
+    reason = `no S3 credentials found: ${message}`;
+    access = true;
+  } else if (code && NETWORK_CODES.has(code)) reason = `cannot reach S3 for ${uri} (${code})`;
   else reason = `cannot read ${subject} ${uri}: ${name}${message ? `: ${message}` : ''}`;
-  return new S3SourceError(oneLine(reason), { cause: error });
+  return new S3SourceError(oneLine(reason), { cause: error, access });
 }

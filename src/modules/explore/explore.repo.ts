@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
+import type { FieldTypes } from '../../core/custom-fields.js';
 import type { ExploreFilters } from '../../core/vql.js';
 import { MEDIA_TEXT, filtersSql, tsQuery } from './explore-filters.js';
 
@@ -217,6 +218,12 @@ export class ExploreRepo {
       where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(filters)}
       limit ${limit}`.execute(this.db);
     return result.rows;
+  }
+
+  /** The custom fields a version's media may carry, and their types. */
+  async fieldTypes(versionId: string): Promise<FieldTypes> {
+    const row = await this.db.selectFrom('versions').select('field_types').where('id', '=', versionId).executeTakeFirst();
+    return (row?.field_types ?? {}) as FieldTypes;
   }
 
   async versionIndex(versionId: string) {

@@ -5,6 +5,7 @@ import type { TextEmbedder } from '../../adapters/models/text-embedder.js';
 import { cosine } from '../../adapters/models/text-embedder.js';
 import { vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
 import { errors } from '../../core/errors.js';
+import { fieldFilterProblem } from '../../core/field-filters.js';
 import { type ExploreFilters, type ExploreQuery, parseExploreFilters } from '../../core/vql.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
@@ -59,6 +60,7 @@ export class ExploreService {
     const dataset = await this.datasets.authorize(principal, datasetId, 'read');
     const versionId = dataset.head_version_id;
     if (!versionId) throw errors.notIndexed(datasetId);
+    await this.checkFieldFilters(versionId, filters);
     const { candidates, relevanceType } = await this.candidates(datasetId, versionId, query, filters);
     if (query.entity_type === 'OBJECTS') {
       const objects = await this.repo.objectPage({ versionId, level: query.threshold, page: query.page_number, previewsLimit: query.previews_limit, filters, candidates });
@@ -67,6 +69,16 @@ export class ExploreService {
     const sort = query.sort_by ?? (candidates ? 'relevance' : 'size');
     const page = await this.repo.page({ versionId, level: query.threshold, page: query.page_number, previewsLimit: query.previews_limit, filters, candidates, sort });
     return { ...page, relevanceType };
+  }
+
+  /** A condition on a field the version does not have, or with a value of another type, is a 422 naming the field. */
+  private async checkFieldFilters(versionId: string, filters: ExploreFilters): Promise<void> {
+    if (filters.fields.length === 0) return;
+    const types = await this.repo.fieldTypes(versionId);
+    for (const field of filters.fields) {
+      const problem = fieldFilterProblem(field, types);
+      if (problem) throw errors.validation(problem);
+    }
   }
 
   /**

@@ -36,6 +36,6 @@ export function presentMedia(
     media_uri: link(m.id, 'original'),
     media_thumb_uri: m.thumb_hash ? link(m.id, 'thumbnail') : null,
     media_preview_uri: m.preview_hash ? link(m.id, 'preview') : null,
-    frames: found.frames.map((f) => ({ media_id: f.id, timestamp: f.frame_timestamp ?? 0 })),
+    frames: found.frames.map((f) => ({ media_id: f.id, frame_timestamp: f.frame_timestamp ?? 0 })),
   };
 }

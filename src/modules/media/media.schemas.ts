@@ -30,5 +30,5 @@ export const MediaDetail = Type.Object({
   media_uri: Type.String({ description: 'Signed link to the original bytes, valid one hour' }),
   media_thumb_uri: Nullable(Type.String()),
   media_preview_uri: Nullable(Type.String()),
-  frames: Type.Array(Type.Object({ media_id: Type.String(), timestamp: Type.Number() })),
+  frames: Type.Array(Type.Object({ media_id: Type.String(), frame_timestamp: Type.Number() })),
 });
