@@ -34,7 +34,6 @@ describe('public routes', () => {
   it('documents every route in the OpenAPI document', async () => {
     const doc = (await server.api(null, 'GET', '/docs/json')).body;
     const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
-    const routes = server.loupe.app!.printRoutes({ commonPrefix: false });
     for (const expected of [
       'GET /api/v1/tasks',
       'GET /api/v1/tasks/filters',
@@ -92,7 +91,7 @@ describe('public routes', () => {
     ]) {
       expect(documented).toContain(expected);
     }
-    expect(routes).toContain('/api/v1/tasks');
+    expect(server.loupe.app!.hasRoute({ method: 'GET', url: '/api/v1/tasks' })).toBe(true);
   });
 
   it('answers unknown routes with 404 and a detail', async () => {

@@ -123,7 +123,7 @@ describe('restart recovery', () => {
     expect(await stopChild('SIGTERM')).toBe(0);
     // An expected shutdown logs no errors: the stopped task is an info line, closing connections are not failures.
     expect(logs.filter((l) => l.level >= 50)).toEqual([]);
-    expect(logs.map((l) => l.msg)).toContain('task stopped by shutdown; it resumes on the next start');
+    expect(logs.map((l) => l.msg)).toContain('job stopped by shutdown; it resumes on the next start');
     // The server stopped its database on exit; a CLI-style handle starts it alone to look.
     const offline = await openDatabase({ databaseUrl: null, dataDir, owner: 'cli' }, pino({ level: 'silent' }));
     const interrupted = await offline.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
