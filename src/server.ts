@@ -29,14 +29,9 @@ export interface StartOptions {
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** pino-pretty, where it is installed and stdout is a terminal; else JSON lines. */
+/** Readable lines for a person at a terminal; JSON lines for everything else (log collectors, files, pipes). */
 function prettyTransport(): { target: string } | undefined {
-  if (!process.stdout.isTTY) return undefined;
-  try {
-    return { target: createRequire(import.meta.url).resolve('pino-pretty') };
-  } catch {
-    return undefined;
-  }
+  return process.stdout.isTTY ? { target: createRequire(import.meta.url).resolve('pino-pretty') } : undefined;
 }
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
