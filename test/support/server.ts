@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import type { JobDefinition } from '../../src/jobs/registry.js';
 import { signClientToken } from '../../src/modules/auth/auth.service.js';
 import { type Loupe, startLoupe } from '../../src/server.js';
+import { seedCluster } from './cluster.js';
 
 export interface TestUser {
   user_id: string;
@@ -40,9 +41,16 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-test-'));
 }
 
+/** A fresh data directory whose database is already made and migrated (see cluster.ts). */
+export function seededDataDir(): string {
+  const dir = tempDataDir();
+  seedCluster(dir);
+  return dir;
+}
+
 /** Starts the real server (embedded PostgreSQL, worker, HTTP on a free port) in this process. */
 export async function startTestServer(options: { jobs?: JobDefinition[]; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
-  const dataDir = options.dataDir ?? tempDataDir();
+  const dataDir = options.dataDir ?? seededDataDir();
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...options.env });
   const loupe = await startLoupe(config, {
     jobs: options.jobs,
