@@ -99,13 +99,26 @@ export async function call(
   return { status: res.status, body: parsed, text, headers: res.headers };
 }
 
-/** Polls until `check` returns a value (not undefined) or the time runs out. */
-export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+export interface WaitOptions {
+  /** How long to poll before failing, in ms (15 s unless told). */
+  timeout?: number;
+  /** The pause between checks, in ms (50 unless told). */
+  interval?: number;
+  /** What is awaited, for the timeout's message. */
+  what?: string;
+}
+
+/**
+ * Polls until `check` returns a value (not undefined) or the time runs out. The second argument is the options,
+ * or (as older callers pass it) the timeout in ms followed by what is awaited.
+ */
+export async function waitFor<T>(check: () => Promise<T | undefined>, options: WaitOptions | number = {}, what?: string): Promise<T> {
+  const { timeout = 15_000, interval = 50, what: label = what ?? 'condition' } = typeof options === 'number' ? { timeout: options } : options;
+  const deadline = Date.now() + timeout;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
