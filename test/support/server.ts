@@ -51,7 +51,8 @@ export function seededDataDir(): string {
 /** Starts the real server (embedded PostgreSQL, worker, HTTP on a free port) in this process. */
 export async function startTestServer(options: { jobs?: JobDefinition[]; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? seededDataDir();
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...options.env });
+  // One image thread: each thread loads the models on its first image, which costs more than a test's few images gain.
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', MEDIA_CONCURRENCY: '1', ...options.env });
   const loupe = await startLoupe(config, {
     jobs: options.jobs,
     workerTimings: { heartbeatMs: 500, staleAfterSeconds: 3, recoveryIntervalMs: 1_000, abortPollMs: 50, blobGcIntervalMs: 300 },
