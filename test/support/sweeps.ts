@@ -4,7 +4,7 @@ import { waitFor } from './server.js';
 type Step = 'staging' | 'versions' | 'sets';
 
 interface Tracker {
-  /** How many calls of each step have settled, by the time each began. */
+  /** Each call of a step that has ended (resolved or thrown), with the time it began. */
   settled: Array<{ step: Step; startedAt: number }>;
 }
 
@@ -42,7 +42,7 @@ export async function sweepPassed(server: TestServer): Promise<void> {
   const since = performance.now();
   const steps: Step[] = ['staging', 'versions', 'sets'];
   await waitFor(async () => (steps.every((step) => tracker.settled.some((s) => s.step === step && s.startedAt >= since)) ? true : undefined), {
-    timeout: 10_000,
+    timeout: 30_000,
     what: 'a whole garbage sweep',
   });
 }
