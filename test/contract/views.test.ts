@@ -209,6 +209,7 @@ describe('who may do what with views', () => {
 
 describe('views follow the dataset', () => {
   it('a clone of a snapshot gets the source dataset’s views, owned by whoever cloned it', async () => {
+    expect((await saveDogs()).status).toBe(200);
     const source = (await server.api(owner.token, 'GET', base())).body.views as Array<Record<string, any>>;
     const snapshot = (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/snapshot`)).body[0];
     expect((await server.api(editor.token, 'POST', `/api/v1/dataset/${datasetId}/snapshot/${snapshot.snapshot_id}/clone`)).status).toBe(202);
