@@ -15,8 +15,19 @@ beforeAll(async () => {
   const created = await server.api(owner.token, 'GET', '/api/v1/ingestion/new_dataset?dataset_name=Street%20scenes');
   expect(created.status).toBe(200);
   datasetId = created.body.dataset_id;
+  // The visibility tests read these grants; the sharing tests make their own on datasets of their own.
+  await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/share`, { user_email: viewer.email });
+  await server.api(owner.token, 'PUT', `/api/v1/manage/${datasetId}/invite`, { grant_to_user_email: editor.email, role: 'editor' });
 });
 afterAll(() => server?.close());
+
+/** An empty dataset of the owner's, for a test that changes who may see it. */
+const ownDataset = async (name = 'shared') => (await server.api(owner.token, 'GET', `/api/v1/ingestion/new_dataset?dataset_name=${name}`)).body.dataset_id as string;
+/** The grants the sharing tests make, in their order: the viewer by default, then the editor as editor. */
+const shareWithBoth = async (id: string) => {
+  await server.api(owner.token, 'POST', `/api/v1/dataset/${id}/share`, { user_email: viewer.email });
+  await server.api(owner.token, 'PUT', `/api/v1/manage/${id}/invite`, { grant_to_user_email: editor.email, role: 'editor' });
+};
 
 describe('GET /api/v1/ingestion/new_dataset', () => {
   it('creates an empty dataset owned by the caller', async () => {
@@ -54,6 +65,7 @@ describe('GET /api/v1/ingestion/new_dataset', () => {
 
 describe('sharing', () => {
   it('shares by form field user_email (multipart), viewer by default', async () => {
+    const datasetId = await ownDataset();
     const form = new FormData();
     form.set('user_email', viewer.email);
     const res = await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/share`, form);
@@ -62,6 +74,7 @@ describe('sharing', () => {
   });
 
   it('shares by urlencoded form with a role', async () => {
+    const datasetId = await ownDataset();
     const temp = await server.createUser();
     const res = await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/share`, new URLSearchParams({ user_email: temp.email, role: 'editor' }));
     expect(res).toMatchObject({ status: 200, body: { role: 'editor' } });
@@ -69,11 +82,14 @@ describe('sharing', () => {
   });
 
   it('invites by JSON grant_to_user_email with a role', async () => {
+    const datasetId = await ownDataset();
     const res = await server.api(owner.token, 'PUT', `/api/v1/manage/${datasetId}/invite`, { grant_to_user_email: editor.email, role: 'editor' });
     expect(res).toMatchObject({ status: 200, body: { user_id: editor.user_id, role: 'editor' } });
   });
 
   it('lists who has access, the owner first', async () => {
+    const datasetId = await ownDataset();
+    await shareWithBoth(datasetId);
     const res = await server.api(viewer.token, 'GET', `/api/v1/manage/${datasetId}/share`);
     expect(res.status).toBe(200);
     expect(res.body.users.map((u: { email: string; role: string }) => [u.email, u.role])).toEqual([
@@ -84,6 +100,8 @@ describe('sharing', () => {
   });
 
   it('404 for an unknown user, and nothing stored changes', async () => {
+    const datasetId = await ownDataset();
+    await shareWithBoth(datasetId);
     const res = await server.api(owner.token, 'PUT', `/api/v1/manage/${datasetId}/invite`, { grant_to_user_email: 'nobody@example.com' });
     expect(res).toMatchObject({ status: 404, body: { detail: 'User not found: nobody@example.com' } });
     expect((await server.api(owner.token, 'GET', `/api/v1/manage/${datasetId}/share`)).body.users).toHaveLength(3);

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedIndexedDataset } from '../../bench/lib/seed-media.js';
@@ -6,6 +5,7 @@ import { type TestServer, type TestUser, startTestServer, waitFor } from '../sup
 import { createDataset, form, photo, waitForDataset } from '../support/ingest.js';
 import { holdingLock } from '../support/locks.js';
 import { waitForTask } from '../support/tasks.js';
+import { sweepPassed } from '../support/sweeps.js';
 
 let server: TestServer;
 let owner: TestUser;
@@ -143,7 +143,7 @@ describe('annotations are copied on write apart from the version rows', () => {
       const head = await headOf(datasetId);
       expect(await fieldLayout(head)).toEqual({ own: 0, set: 60_000, base: null });
       await waitFor(async () => ((await versionExists(first)) ? undefined : true), 30_000, 'first set version swept');
-      await sleep(1_000);
+      await sweepPassed(server);
       expect(await setTables()).toBe(setsBefore + 2);
       // Reads go on meanwhile, each held back a moment at most: a drop left waiting behind the held lock would hold
       // every later read of fields back until it got the lock.

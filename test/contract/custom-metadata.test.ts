@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportArchive, parquetRows } from '../support/exports.js';
@@ -10,6 +9,7 @@ import { holdingLock } from '../support/locks.js';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { createDataset, photo, waitForDataset } from '../support/ingest.js';
 import { hasStatus, waitForTask } from '../support/tasks.js';
+import { sweepPassed } from '../support/sweeps.js';
 
 let server: TestServer;
 let owner: TestUser;
@@ -292,7 +292,7 @@ describe('staged rows', () => {
       expect(res.status).toBe(202);
       taskId = res.body.task_id;
       await waitFor(async () => ((await staged(taskId)) === 2 ? true : undefined), 30_000, 'rows staged');
-      await sleep(1_000);
+      await sweepPassed(server);
       expect(await staged(taskId)).toBe(2);
     });
     await waitForTask(server, owner, datasetId, taskId, hasStatus('COMPLETED'), 'import done', 30_000);

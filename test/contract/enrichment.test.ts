@@ -98,14 +98,25 @@ describe('enrich_dataset errors (spec 4.4, 7)', () => {
 });
 
 describe('an enrichment with the endpoint captioner', () => {
-  let copyId: string;
+  // A finished copy the tests that only read share, and the requests its enrichment sent the endpoint.
+  let enrichedId: string;
+  let sent: FakeOpenAi['requests'];
+
+  beforeAll(async () => {
+    const before = fake.requests.length;
+    const res = await enrich({ CAPTION_IMAGES: BYO });
+    if (res.status !== 200) throw new Error(`enrich_dataset: ${res.status} ${res.text}`);
+    enrichedId = res.body.dataset_id;
+    await waitForDataset(server, owner, enrichedId, ['READY', 'ERROR']);
+    sent = fake.requests.slice(before);
+  }, 120_000);
 
   it('answers 200 with the copy at once, holds the source READ ONLY while the task runs, and 409s what would change it', async () => {
     fake.hold();
     const res = await enrich({ CAPTION_IMAGES: BYO });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ dataset_id: expect.any(String) });
-    copyId = res.body.dataset_id;
+    const copyId = res.body.dataset_id;
     expect(copyId).not.toBe(sourceId);
 
     const copy = await dataset(copyId);
@@ -134,8 +145,8 @@ describe('an enrichment with the endpoint captioner', () => {
   });
 
   it('sent each image and video frame once, as a data URL, with the key and the model', () => {
-    expect(fake.requests).toHaveLength(6);
-    for (const { authorization, body } of fake.requests) {
+    expect(sent).toHaveLength(6);
+    for (const { authorization, body } of sent) {
       expect(authorization).toBe('Bearer sk-test-secret');
       expect(body.model).toBe('fake-vision-1');
       expect(body.messages[0].content[1].image_url.url).toMatch(/^data:image\/(jpeg|png);base64,/);
@@ -143,29 +154,29 @@ describe('an enrichment with the endpoint captioner', () => {
   });
 
   it('the copy shows the captions in Explore, finds them by caption search, and its context says what was applied', async () => {
-    const res = await server.api(owner.token, 'GET', `/api/v1/explore/${copyId}?threshold=4&previews_limit=10`);
+    const res = await server.api(owner.token, 'GET', `/api/v1/explore/${enrichedId}?threshold=4&previews_limit=10`);
     const previews = res.body.clusters.flatMap((c: any) => c.previews);
     expect(previews).toHaveLength(6);
     for (const p of previews) expect(p.caption).toMatch(/^A photo of a zebracorn, \d+ bytes\.$/);
     expect(res.body.clusters.flatMap((c: any) => c.captions).length).toBeGreaterThanOrEqual(1);
 
-    const found = await server.api(owner.token, 'GET', `/api/v1/explore/${copyId}?caption=ZEBRACORN`);
+    const found = await server.api(owner.token, 'GET', `/api/v1/explore/${enrichedId}?caption=ZEBRACORN`);
     expect(found.body.clusters.flatMap((c: any) => c.previews)).toHaveLength(6);
     const none = await server.api(owner.token, 'GET', `/api/v1/explore/${sourceId}?caption=zebracorn`);
     expect(none.body.clusters).toEqual([]);
 
-    expect(await context(copyId)).toEqual({
+    expect(await context(enrichedId)).toEqual({
       enrichment_context_id: expect.any(String),
       status: 'COMPLETED',
       dataset_enrichment_models: { enrichment_models: { CAPTION_IMAGES: BYO } },
     });
     expect((await context(sourceId)).status).toBe('NEW');
-    const snapshots = (await server.api(owner.token, 'GET', `/api/v1/dataset/${copyId}/snapshot`)).body;
+    const snapshots = (await server.api(owner.token, 'GET', `/api/v1/dataset/${enrichedId}/snapshot`)).body;
     expect(snapshots).toHaveLength(1);
   });
 
   it('exports carry the captions, as a typed Parquet column; a video takes its first frame caption', async () => {
-    const entries = await exportArchive(server, owner, copyId, 'file_name=enriched&export_format=parquet');
+    const entries = await exportArchive(server, owner, enrichedId, 'file_name=enriched&export_format=parquet');
     const rows = await parquetRows(entries.get('metadata.parquet')!.bytes);
     expect(rows).toHaveLength(7);
     for (const row of rows) expect(row).toMatchObject({ caption: expect.stringMatching(/zebracorn/), n_objects: 0, object_labels: [], objects: '[]' });

@@ -19,9 +19,9 @@ const startSelective = (query: string, body: unknown, user = owner) => server.ap
 const status = (exportId: string, user = owner, id = datasetId) => server.api(user.token, 'GET', `/api/v1/dataset/${id}/export_status?export_task_id=${exportId}`);
 
 /** The documented client flow: poll export_status until COMPLETED or FAILED, download following redirects, unzip. */
-async function finished(exportId: string, user = owner) {
+async function finished(exportId: string, user = owner, id = datasetId) {
   const done = await waitFor(async () => {
-    const res = await status(exportId, user);
+    const res = await status(exportId, user, id);
     return ['COMPLETED', 'FAILED', 'REJECTED'].includes(res.body.status) ? res.body : undefined;
   }, 60_000, 'export finished');
   if (done.status !== 'COMPLETED') return { done, entries: new Map() };
@@ -33,8 +33,8 @@ async function finished(exportId: string, user = owner) {
 }
 
 const jsonItems = (entries: Map<string, { bytes: Buffer }>) => JSON.parse(entries.get('metadata.json')!.bytes.toString('utf8'));
-const mediaIds = async () => {
-  const res = await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media?limit=100`);
+const mediaIds = async (id = datasetId) => {
+  const res = await server.api(owner.token, 'GET', `/api/v1/dataset/${id}/media?limit=100`);
   return new Map<string, string>(res.body.media.map((m: { file_name: string; media_id: string }) => [m.file_name, m.media_id]));
 };
 
@@ -50,8 +50,6 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('a whole export (spec 4.3, 2.4)', () => {
-  let json: { info: Item; media_items: Item[] };
-
   it('JSON with images: the archive holds metadata.json and images/{image_filename} for every row, byte for byte', async () => {
     const started = await startFull('file_name=my%20export&export_format=json&include_images=true');
     expect(started.status).toBe(200);
@@ -61,7 +59,7 @@ describe('a whole export (spec 4.3, 2.4)', () => {
     expect(done).toMatchObject({ status: 'COMPLETED', result_message: 'Exported 6 media item(s) with their files', progress: 100 });
     expect(res!.headers.get('content-disposition')).toContain('filename="my export.zip"');
 
-    json = jsonItems(entries);
+    const json: { info: Item; media_items: Item[] } = jsonItems(entries);
     expect(json.info).toMatchObject({ schema_version: '1.1', dataset: 'exported', dataset_id: datasetId, exported_by: owner.email, description: '', total_media_items: 6 });
     expect(Date.parse(json.info.export_time)).not.toBeNaN();
     expect(Date.parse(json.info.dataset_creation_time)).toBeLessThanOrEqual(Date.parse(json.info.export_time));
@@ -96,6 +94,7 @@ describe('a whole export (spec 4.3, 2.4)', () => {
   });
 
   it('Parquet without images: the same rows, typed, and no images/ folder', async () => {
+    const json: { media_items: Item[] } = jsonItems((await finished((await startFull('file_name=rows&export_format=json')).body.id)).entries);
     const started = await startFull('file_name=meta&export_format=parquet');
     const { entries } = await finished(started.body.id);
     expect([...entries.keys()]).toEqual(['metadata.parquet']);
@@ -115,6 +114,7 @@ describe('a whole export (spec 4.3, 2.4)', () => {
   });
 
   it("JSON items have the docs' shape: their fields in the docs' order, and issues in metadata_items", async () => {
+    const json: { media_items: Item[] } = jsonItems((await finished((await startFull('file_name=docs&export_format=json')).body.id)).entries);
     const docsFields = ['media_id', 'media_type', 'file_name', 'file_path', 'file_size', 'file_size_bytes', 'height', 'width', 'url', 'cluster_id', 'uniqueness_score', 'metadata_items'];
     for (const item of json.media_items) expect(Object.keys(item).slice(0, docsFields.length)).toEqual(docsFields);
     // The docs' own analysis snippet (has_duplicate_issue), run on the export.
@@ -241,18 +241,20 @@ describe('errors and states', () => {
   });
 
   it('an export started before media are added holds exactly the pre-add state; a PARTIAL INDEX dataset is a 409', async () => {
-    const before = [...(await mediaIds()).values()].sort();
-    const started = await startFull('file_name=pinned&export_format=json&include_images=true');
-    const added = await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/add_media`, form([photo('coffee.png'), photo('chelsea.png')]));
+    // Adding media changes the dataset, so this test has one of its own.
+    const { datasetId: id } = await createDataset(server, owner, 'pinned', [uploads]);
+    const before = [...(await mediaIds(id)).values()].sort();
+    const started = await startFull('file_name=pinned&export_format=json&include_images=true', owner, id);
+    const added = await server.api(owner.token, 'POST', `/api/v1/dataset/${id}/add_media`, form([photo('coffee.png'), photo('chelsea.png')]));
     expect(added.status).toBe(202);
-    const during = await startFull('file_name=x&export_format=json');
+    const during = await startFull('file_name=x&export_format=json', owner, id);
     expect(during.status).toBe(409);
-    const { entries } = await finished(started.body.id);
+    const { entries } = await finished(started.body.id, owner, id);
     expect((jsonItems(entries).media_items as Item[]).map((m) => m.media_id).sort()).toEqual(before);
     expect(entries.has('images/coffee.png')).toBe(false);
 
-    await waitFor(async () => ((await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}`)).body.status_new === 'PARTIAL INDEX' ? true : undefined), 60_000, 'PARTIAL INDEX');
-    const partial = await startFull('file_name=x&export_format=json');
+    await waitFor(async () => ((await server.api(owner.token, 'GET', `/api/v1/dataset/${id}`)).body.status_new === 'PARTIAL INDEX' ? true : undefined), 60_000, 'PARTIAL INDEX');
+    const partial = await startFull('file_name=x&export_format=json', owner, id);
     expect(partial.status).toBe(409);
     expect(partial.body).toEqual({ detail: 'Export needs the dataset READY; it is PARTIAL INDEX' });
   });

@@ -72,7 +72,10 @@ describe('ingestion codes', () => {
 
   it('numbers transactions per dataset', async () => {
     expect(transId).toBe(1);
-    expect(await openTransaction(server, owner, datasetId)).toBe(2);
+    // Other tests here may open transactions on the shared dataset: this one counts on a dataset of its own.
+    const numbered = await newDataset(server, owner, 'numbered');
+    expect(await openTransaction(server, owner, numbered)).toBe(1);
+    expect(await openTransaction(server, owner, numbered)).toBe(2);
   });
 
   it("422 for the field name 'files[]'", async () => {
@@ -110,12 +113,15 @@ describe('ingestion codes', () => {
   });
 
   it('409 for uploads or processing after process_files, and for a new transaction once READY', async () => {
-    expect((await upload(server, owner, datasetId, transId, [photo('dog.jpg')])).status).toBe(202);
-    expect((await processFiles(server, owner, datasetId, transId)).status).toBe(202);
-    expect(await upload(server, owner, datasetId, transId, [photo('horses.jpg')])).toMatchObject({ status: 409, body: { detail: `Upload transaction ${transId} was already submitted for processing` } });
-    expect((await processFiles(server, owner, datasetId, transId)).status).toBe(409);
-    await waitForDataset(server, owner, datasetId, ['READY']);
-    expect((await server.api(owner.token, 'GET', `/api/v1/ingestion/${datasetId}/data_files`)).status).toBe(409);
+    // Processing changes the dataset for good, so this test submits a dataset of its own.
+    const id = await newDataset(server, owner, 'submitted');
+    const trans = await openTransaction(server, owner, id);
+    expect((await upload(server, owner, id, trans, [photo('dog.jpg')])).status).toBe(202);
+    expect((await processFiles(server, owner, id, trans)).status).toBe(202);
+    expect(await upload(server, owner, id, trans, [photo('horses.jpg')])).toMatchObject({ status: 409, body: { detail: `Upload transaction ${trans} was already submitted for processing` } });
+    expect((await processFiles(server, owner, id, trans)).status).toBe(409);
+    await waitForDataset(server, owner, id, ['READY']);
+    expect((await server.api(owner.token, 'GET', `/api/v1/ingestion/${id}/data_files`)).status).toBe(409);
   });
 
   it('401 without a token', async () => {

@@ -30,11 +30,18 @@ const barrier = async (s: SseStream) => {
   const seen = s.events.length;
   await s.next((e) => e.event === 'ping' && s.events.indexOf(e) >= seen, 5_000);
 };
-const total = async () => (await api.api(owner.token, 'GET', '/api/v1/notifications')).body.total as number;
-const addBatch = async (name: string) => {
-  const before = await total();
-  expect((await api.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/add_media`, form([photo(name)]))).status).toBe(202);
-  await waitFor(async () => ((await total()) > before ? true : undefined), 90_000, 'alert');
+const total = async (user = owner) => (await api.api(user.token, 'GET', '/api/v1/notifications')).body.total as number;
+const addBatch = async (name: string, user = owner, id = datasetId) => {
+  const before = await total(user);
+  expect((await api.api(user.token, 'POST', `/api/v1/dataset/${id}/add_media`, form([photo(name)]))).status).toBe(202);
+  await waitFor(async () => ((await total(user)) > before ? true : undefined), 90_000, 'alert');
+};
+/** A user of its own with a dataset an alerting view watches, so the notifications a test reads are only its own. */
+const watcher = async () => {
+  const user = await api.createUser();
+  const { datasetId: id } = await createDataset(api, user, 'streamed', [[photo('dog.jpg'), photo('horses.jpg')]]);
+  await api.api(user.token, 'POST', `/api/v1/dataset/${id}/views`, { name: 'all new', monitoring_enabled: true, alerting_enabled: true });
+  return { user, id };
 };
 
 async function startWorker(): Promise<void> {
@@ -76,8 +83,6 @@ afterAll(async () => {
 });
 
 describe('the notification stream across processes', () => {
-  let first: { id: string; data: any };
-
   it('streams an alert that a worker in another process produced, to bearer and cookie streams alike', async () => {
     expect(api.loupe.worker).toBeNull();
     const login = await api.api(null, 'POST', '/api/v1/auth/session', { api_key: owner.api_key, api_secret: owner.api_secret });
@@ -98,7 +103,6 @@ describe('the notification stream across processes', () => {
     expect(event.data).toMatchObject({ user_id: owner.user_id, entity_type: 'saved_view', entity_id: viewId, metadata: { is_alert: true, view_name: 'all new', result_count: 1 } });
     expect(event.id).toMatch(/^\d+$/);
     expect(await byCookie.next(isNotification)).toEqual(event);
-    first = event as { id: string; data: any };
 
     await barrier(strangers);
     expect(strangers.events.filter(isNotification)).toEqual([]);
@@ -112,20 +116,24 @@ describe('the notification stream across processes', () => {
   });
 
   it('replays what a client missed when it reconnects with Last-Event-ID', async () => {
+    const { user, id } = await watcher();
+    const live = await stream(bearer(user));
+    await addBatch('coffee.png', user, id);
+    const first = (await live.next(isNotification)) as { id: string; data: any };
     for (const s of streams.splice(0)) s.close();
-    await addBatch('astronaut.png');
-    const newest = (await api.api(owner.token, 'GET', '/api/v1/notifications')).body.notifications[0];
+    await addBatch('astronaut.png', user, id);
+    const newest = (await api.api(user.token, 'GET', '/api/v1/notifications')).body.notifications[0];
 
-    const resumed = await stream({ ...bearer(owner), 'last-event-id': first.id });
+    const resumed = await stream({ ...bearer(user), 'last-event-id': first.id });
     const missed = await resumed.next(isNotification);
     expect(missed.data).toEqual(newest);
     expect(Number(missed.id)).toBeGreaterThan(Number(first.id));
 
-    const fromStart = await stream(bearer(owner), '?last_event_id=0');
+    const fromStart = await stream(bearer(user), '?last_event_id=0');
     const replayed = [await fromStart.next(isNotification), await fromStart.next(isNotification)];
     expect(replayed.map((e) => e.data.id)).toEqual([first.data.id, newest.id]);
 
-    const otherDataset = await stream({ ...bearer(owner), 'last-event-id': '0' }, `?dataset_id=${otherDatasetId}`);
+    const otherDataset = await stream({ ...bearer(user), 'last-event-id': '0' }, `?dataset_id=${otherDatasetId}`);
     await barrier(otherDataset);
     expect(otherDataset.events.filter(isNotification)).toEqual([]);
     expect(resumed.events.filter(isNotification)).toHaveLength(1);
@@ -133,6 +141,8 @@ describe('the notification stream across processes', () => {
 
   it('forgets a stream when its client goes', async () => {
     const hub = api.loupe.container.notificationStreams;
+    await stream(bearer(owner));
+    await stream(bearer(stranger));
     expect(hub.size).toBe(streams.length);
     for (const s of streams.splice(0)) s.close();
     await waitFor(async () => (hub.size === 0 ? true : undefined), 5_000, 'streams released');

@@ -8,9 +8,9 @@ import { KeyBox, loadServerKey } from '../../src/adapters/secrets/key-box.js';
 import { AuthRepo } from '../../src/modules/auth/auth.repo.js';
 import { AuthService, signClientToken } from '../../src/modules/auth/auth.service.js';
 import { TasksRepo } from '../../src/modules/tasks/tasks.repo.js';
-import { call, tempDataDir, uniqueEmail, waitFor } from '../support/server.js';
+import { call, seededDataDir, uniqueEmail, waitFor } from '../support/server.js';
 
-const dataDir = tempDataDir();
+const dataDir = seededDataDir();
 let child: ChildProcess | null = null;
 let url = '';
 let side: DatabaseHandle;

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
-import { hasStatus, newDataset, startTask, waitForTask } from '../support/tasks.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestContext } from '../support/context.js';
+import type { TestServer, TestUser } from '../support/server.js';
+import { hasStatus, startTask, waitForJobGone, waitForTask } from '../support/tasks.js';
 import { testCreationJob } from '../support/test-jobs.js';
 
+const ctx = useTestContext({ jobs: [testCreationJob] });
 let server: TestServer;
 let owner: TestUser;
 let viewer: TestUser;
@@ -11,12 +13,15 @@ let stranger: TestUser;
 let datasetId: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ jobs: [testCreationJob] });
-  [owner, viewer, stranger] = await Promise.all([server.createUser(), server.createUser(), server.createUser()]);
-  datasetId = await newDataset(server, owner, 'engine');
-  await server.api(owner.token, 'PUT', `/api/v1/manage/${datasetId}/invite`, { grant_to_user_email: viewer.email });
+  server = ctx.server;
+  [owner, viewer, stranger] = await Promise.all([ctx.newUser(), ctx.newUser(), ctx.newUser()]);
 });
-afterAll(() => server?.close());
+// Each test has a dataset of its own, so none sees the tasks another left behind.
+beforeEach(async () => {
+  const dataset = await ctx.newDataset(owner, { name: 'engine' });
+  datasetId = dataset.id;
+  await ctx.share(dataset, viewer);
+});
 
 const abort = (user: TestUser, taskId: string) => server.api(user.token, 'POST', `/api/v1/tasks/${taskId}/abort`);
 const retry = (user: TestUser, taskId: string) => server.api(user.token, 'POST', `/api/v1/tasks/${taskId}/retry`);
@@ -60,7 +65,7 @@ describe('POST /api/v1/tasks/{task_id}/abort', () => {
     expect(res.body).toMatchObject({ task_id: taskId, status: 'ABORTED', end_time: expect.any(String) });
 
     const progressAtAbort = res.body.progress_percentage as number;
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await waitForJobGone(server, taskId);
     const later = await waitForTask(server, owner, datasetId, taskId, () => true);
     expect(later.status).toBe('ABORTED');
     expect(later.progress_percentage).toBeLessThanOrEqual(progressAtAbort + 1);
@@ -108,7 +113,7 @@ describe('POST /api/v1/tasks/{task_id}/retry', () => {
     const taskId = await startTask(server, owner, datasetId, { steps: 4, stepMs: 300 });
     await waitForTask(server, owner, datasetId, taskId, hasStatus('RUNNING'));
     expect((await abort(owner, taskId)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitForJobGone(server, taskId);
 
     const res = await retry(owner, taskId);
     expect(res.status).toBe(200);
@@ -151,8 +156,21 @@ describe('POST /api/v1/tasks/{task_id}/retry', () => {
 });
 
 describe('totals', () => {
-  it('stay exact through every transition above (counters kept by trigger)', async () => {
-    // Only the handler-less REINDEX tasks may still be active here; every other task has settled.
+  it('stay exact through every transition (counters kept by trigger)', async () => {
+    const completed = await startTask(server, owner, datasetId, { steps: 1, stepMs: 1 });
+    const failed = await startTask(server, owner, datasetId, { steps: 2, stepMs: 1, failAtStep: 1 });
+    const aborted = await startTask(server, owner, datasetId, { steps: 100, stepMs: 100 });
+    const retried = await startTask(server, owner, datasetId, { steps: 3, stepMs: 10, failAtStep: 3 });
+    await startTask(server, owner, datasetId, {}, 'REINDEX');
+    expect((await abort(owner, aborted)).status).toBe(200);
+    await waitForTask(server, owner, datasetId, completed, hasStatus('COMPLETED'));
+    await waitForTask(server, owner, datasetId, failed, hasStatus('FAILED'));
+    await waitForTask(server, owner, datasetId, retried, hasStatus('FAILED'));
+    expect((await retry(owner, retried)).status).toBe(200);
+    await waitForTask(server, owner, datasetId, retried, hasStatus('FAILED'), 'the same failure again');
+    await waitForJobGone(server, aborted);
+
+    // Only the handler-less REINDEX task may still be active here; every other task has settled.
     const rows = await server.loupe.container.database.db
       .selectFrom('tasks')
       .select(['status'])

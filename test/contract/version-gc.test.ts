@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { createDataset, form, photo, waitForDataset } from '../support/ingest.js';
+import { sweepPassed } from '../support/sweeps.js';
 import { holdingLock } from '../support/locks.js';
 import { createHash } from 'node:crypto';
 
@@ -67,7 +68,7 @@ describe('the version sweep (issue 6: garbage)', () => {
     expect(await headOf(clone.id)).toBe(head);
 
     expect((await server.api(owner.token, 'DELETE', `/api/v1/dataset/${datasetId}`)).status).toBe(204);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await sweepPassed(server);
     expect(await versionExists(head)).toBe(true);
     const explore = await server.api(owner.token, 'GET', `/api/v1/explore/${clone.id}?threshold=0`);
     expect(explore.body.clusters.flatMap((c: { previews: Array<{ file_name: string }> }) => c.previews.map((p) => p.file_name)).sort()).toEqual([
@@ -115,7 +116,7 @@ describe('the version sweep (issue 6: garbage)', () => {
     await sql`update datasets set current_snapshot_id = null where id = ${datasetId}::uuid`.execute(db);
     await sql`update snapshots set deleted_at = now() - interval '1 day' where dataset_id = ${datasetId}::uuid`.execute(db);
     await waitFor(async () => ((await sql`select 1 from snapshots where dataset_id = ${datasetId}::uuid`.execute(db)).rows.length === 0 ? true : undefined), 10_000, 'purged');
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await sweepPassed(server);
     expect(await versionExists(base)).toBe(true);
 
     // A reindex writes a full version again; then neither the delta nor its base is held, and both are swept.
@@ -137,7 +138,7 @@ describe('the version sweep (issue 6: garbage)', () => {
     const loose = rows[0]!.id;
     await holdingLock(server, sql`select 1 from datasets where id = ${datasetId}::uuid for update`, async () => {
       await sql`update versions set released_at = now() - interval '1 hour' where id = ${loose}::uuid`.execute(db);
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await sweepPassed(server);
       expect(await versionExists(loose)).toBe(true);
     });
     await waitFor(async () => (!(await versionExists(loose)) ? true : undefined), 10_000, 'released version swept once the row is free');

@@ -29,13 +29,26 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => server?.close());
 
-describe('saved views: create, read, change, delete', () => {
-  let dogView: any;
+/** Saves the "Dogs" view (file_name=dog, threshold 1) on the dataset and answers the response. */
+const saveDogs = (id = datasetId) => server.api(owner.token, 'POST', `${base(id)}?file_name=dog&threshold=1`, nameForm({ name: 'Dogs' }));
 
+/** The four views the create tests save, in their order, on a dataset of its own (the tests that count views need one); answers the dataset and "Dogs". */
+async function datasetWithFourViews() {
+  const { datasetId: id } = await createDataset(server, owner, 'views', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg')]]);
+  await server.api(owner.token, 'PUT', `/api/v1/manage/${id}/invite`, { grant_to_user_email: viewer.email });
+  await server.api(owner.token, 'POST', `/api/v1/dataset/${id}/share`, { user_email: editor.email, role: 'editor' });
+  const dogView = (await saveDogs(id)).body;
+  await server.api(owner.token, 'POST', `${base(id)}?issue_type=outliers`, new URLSearchParams({ name: 'Outliers', alerting_enabled: 'false' }));
+  await server.api(owner.token, 'POST', base(id), { name: ' Everything ', monitoring_enabled: true, alerting_enabled: true, notify_emails: [editor.email, viewer.email.toUpperCase()] });
+  await server.api(owner.token, 'POST', base(id), nameForm({ name: 'Multi', alerting_enabled: 'false', notify_emails: `${editor.email}, ${viewer.email}` }));
+  return { id, dogView };
+}
+
+describe('saved views: create, read, change, delete', () => {
   it('saves a view from a form field `name` and Explore filters as query parameters, monitored and alerting by default', async () => {
-    const res = await server.api(owner.token, 'POST', `${base()}?file_name=dog&threshold=1`, nameForm({ name: 'Dogs' }));
+    const res = await saveDogs();
     expect(res.status).toBe(200);
-    dogView = res.body;
+    const dogView = res.body;
     expect(dogView).toEqual({
       id: expect.any(String),
       dataset_id: datasetId,
@@ -66,30 +79,32 @@ describe('saved views: create, read, change, delete', () => {
   });
 
   it('lists the views oldest first as {views: [...]}, each with what it matches now; gets one', async () => {
-    const list = await server.api(viewer.token, 'GET', base());
+    const { id, dogView } = await datasetWithFourViews();
+    const list = await server.api(viewer.token, 'GET', base(id));
     expect(list.status).toBe(200);
     expect(list.body.views.map((v: { name: string }) => v.name)).toEqual(['Dogs', 'Outliers', 'Everything', 'Multi']);
     expect(list.body.views[0]).toEqual(dogView);
-    const one = await server.api(viewer.token, 'GET', `${base()}/${dogView.id}`);
+    const one = await server.api(viewer.token, 'GET', `${base(id)}/${dogView.id}`);
     expect(one).toMatchObject({ status: 200, body: dogView });
   });
 
   it('answers 422 with a detail for a bad name, bad filters, an uploaded anchor or users without access', async () => {
+    const { id, dogView } = await datasetWithFourViews();
     const cases: Array<[string, unknown]> = [
-      [base(), nameForm({})],
-      [base(), nameForm({ name: '   ' })],
-      [base(), { name: 'x'.repeat(201) }],
-      [base(), { name: 'x', unknown: true }],
-      [base(), nameForm({ name: 'x', colour: 'red' })],
-      [base(), nameForm({ name: 'x', monitoring_enabled: 'maybe' })],
-      [`${base()}?issue_type=nope`, nameForm({ name: 'x' })],
-      [`${base()}?vql=not-json`, nameForm({ name: 'x' })],
-      [`${base()}?threshold=9`, nameForm({ name: 'x' })],
-      [`${base()}?min_uniqueness=2`, nameForm({ name: 'x' })],
-      [`${base()}?anchor_type=MEDIA`, nameForm({ name: 'x' })],
-      [`${base()}?anchor_type=UPLOAD&anchor_media_id=${dogView.id}`, nameForm({ name: 'x' })],
-      [base(), { name: 'x', notify_emails: [stranger.email] }],
-      [base(), { name: 'x', notify_emails: ['nobody@example.com'] }],
+      [base(id), nameForm({})],
+      [base(id), nameForm({ name: '   ' })],
+      [base(id), { name: 'x'.repeat(201) }],
+      [base(id), { name: 'x', unknown: true }],
+      [base(id), nameForm({ name: 'x', colour: 'red' })],
+      [base(id), nameForm({ name: 'x', monitoring_enabled: 'maybe' })],
+      [`${base(id)}?issue_type=nope`, nameForm({ name: 'x' })],
+      [`${base(id)}?vql=not-json`, nameForm({ name: 'x' })],
+      [`${base(id)}?threshold=9`, nameForm({ name: 'x' })],
+      [`${base(id)}?min_uniqueness=2`, nameForm({ name: 'x' })],
+      [`${base(id)}?anchor_type=MEDIA`, nameForm({ name: 'x' })],
+      [`${base(id)}?anchor_type=UPLOAD&anchor_media_id=${dogView.id}`, nameForm({ name: 'x' })],
+      [base(id), { name: 'x', notify_emails: [stranger.email] }],
+      [base(id), { name: 'x', notify_emails: ['nobody@example.com'] }],
     ];
     for (const [route, body] of cases) {
       const res = await server.api(owner.token, 'POST', route, body);
@@ -97,14 +112,15 @@ describe('saved views: create, read, change, delete', () => {
       expect(res.body.detail).toEqual(expect.any(String));
     }
     for (const body of [{}, { name: '' }, { other: 1 }, { filters: { bogus: 1 } }, { filters: { threshold: 7 } }, { monitoring_enabled: 'perhaps' }, { notify_emails: [stranger.email] }]) {
-      const res = await server.api(owner.token, 'PATCH', `${base()}/${dogView.id}`, body);
+      const res = await server.api(owner.token, 'PATCH', `${base(id)}/${dogView.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.detail).toEqual(expect.any(String));
     }
-    expect((await server.api(owner.token, 'GET', base())).body.views).toHaveLength(4);
+    expect((await server.api(owner.token, 'GET', base(id))).body.views).toHaveLength(4);
   });
 
   it('renames, switches, replaces filters and recipients with PATCH', async () => {
+    const dogView = (await saveDogs()).body;
     const res = await server.api(owner.token, 'PATCH', `${base()}/${dogView.id}`, {
       name: 'People',
       monitoring_enabled: true,
@@ -128,6 +144,8 @@ describe('saved views: create, read, change, delete', () => {
   });
 
   it('applies a view in Explore with view_id; a view of another dataset is a 404', async () => {
+    const dogView = (await saveDogs()).body;
+    await server.api(owner.token, 'PATCH', `${base()}/${dogView.id}`, { name: 'People', filters: { file_name: 'person', threshold: 2 } });
     const all = await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?previews_limit=100`);
     expect(fileNames(all)).toEqual(['dog.jpg', 'horses.jpg', 'person.jpg']);
     const viewed = await server.api(viewer.token, 'GET', `/api/v1/explore/${datasetId}?view_id=${dogView.id}&file_name=dog`);
@@ -177,19 +195,21 @@ describe('who may do what with views', () => {
   });
 
   it('deletes a view: {ok: true}, then 404 for it everywhere', async () => {
-    const res = await server.api(viewer.token, 'DELETE', `${base()}/${viewersView}`);
+    const doomed = (await server.api(viewer.token, 'POST', `${base()}?file_name=horses`, nameForm({ name: 'viewer view' }))).body.id;
+    const res = await server.api(viewer.token, 'DELETE', `${base()}/${doomed}`);
     expect(res).toMatchObject({ status: 200, body: { ok: true } });
     for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
-      const again = await server.api(owner.token, method, `${base()}/${viewersView}`, body);
+      const again = await server.api(owner.token, method, `${base()}/${doomed}`, body);
       expect(again, method).toMatchObject({ status: 404, body: { detail: 'Saved view not found' } });
     }
     expect((await server.api(owner.token, 'GET', `${base(otherDatasetId)}/${ownersView}`)).status).toBe(404);
-    expect((await server.api(owner.token, 'GET', base())).body.views.map((v: { id: string }) => v.id)).not.toContain(viewersView);
+    expect((await server.api(owner.token, 'GET', base())).body.views.map((v: { id: string }) => v.id)).not.toContain(doomed);
   });
 });
 
 describe('views follow the dataset', () => {
   it('a clone of a snapshot gets the source dataset’s views, owned by whoever cloned it', async () => {
+    expect((await saveDogs()).status).toBe(200);
     const source = (await server.api(owner.token, 'GET', base())).body.views as Array<Record<string, any>>;
     const snapshot = (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/snapshot`)).body[0];
     expect((await server.api(editor.token, 'POST', `/api/v1/dataset/${datasetId}/snapshot/${snapshot.snapshot_id}/clone`)).status).toBe(202);

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import type { JobDefinition } from '../../src/jobs/registry.js';
 import { signClientToken } from '../../src/modules/auth/auth.service.js';
 import { type Loupe, startLoupe } from '../../src/server.js';
+import { seedCluster } from './cluster.js';
 
 export interface TestUser {
   user_id: string;
@@ -41,10 +42,18 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-test-'));
 }
 
+/** A fresh data directory whose database is already made and migrated (see cluster.ts). */
+export function seededDataDir(): string {
+  const dir = tempDataDir();
+  seedCluster(dir);
+  return dir;
+}
+
 /** Starts the real server (embedded PostgreSQL, worker, HTTP on a free port) in this process. */
 export async function startTestServer(options: { jobs?: JobDefinition[]; env?: Record<string, string>; dataDir?: string; log?: Logger } = {}): Promise<TestServer> {
-  const dataDir = options.dataDir ?? tempDataDir();
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...options.env });
+  const dataDir = options.dataDir ?? seededDataDir();
+  // One image thread: each thread loads the models on its first image, which costs more than a test's few images gain.
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', MEDIA_CONCURRENCY: '1', ...options.env });
   const loupe = await startLoupe(config, {
     log: options.log,
     jobs: options.jobs,
@@ -93,13 +102,26 @@ export async function call(
   return { status: res.status, body: parsed, text, headers: res.headers };
 }
 
-/** Polls until `check` returns a value (not undefined) or the time runs out. */
-export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+export interface WaitOptions {
+  /** How long to poll before failing, in ms (15 s unless told). */
+  timeout?: number;
+  /** The pause between checks, in ms (50 unless told). */
+  interval?: number;
+  /** What is awaited, for the timeout's message. */
+  what?: string;
+}
+
+/**
+ * Polls until `check` returns a value (not undefined) or the time runs out. The second argument is the options,
+ * or (as older callers pass it) the timeout in ms followed by what is awaited.
+ */
+export async function waitFor<T>(check: () => Promise<T | undefined>, options: WaitOptions | number = {}, what?: string): Promise<T> {
+  const { timeout = 15_000, interval = 50, what: label = what ?? 'condition' } = typeof options === 'number' ? { timeout: options } : options;
+  const deadline = Date.now() + timeout;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }

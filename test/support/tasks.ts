@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { TaskStatus, TaskType } from '../../src/core/tasks.js';
 import type { TestServer, TestUser } from './server.js';
 import { waitFor } from './server.js';
@@ -35,3 +36,12 @@ export function waitForTask(
 }
 
 export const hasStatus = (status: TaskStatus) => (task: Record<string, any>) => task.status === status;
+
+/** Waits until the queue holds no job for the task: its handler has returned (or never ran). */
+export function waitForJobGone(server: TestServer, taskId: string, timeout = 15_000) {
+  const { db } = server.loupe.container.database;
+  return waitFor(
+    async () => ((await sql`select 1 from graphile_worker.jobs where key = ${taskId}`.execute(db)).rows.length === 0 ? true : undefined),
+    { timeout, what: `the job of task ${taskId} to end` },
+  );
+}
