@@ -5,48 +5,61 @@ import { type UploadFile, createDataset, form, photo } from '../support/ingest.j
 import { type SseStream, isNotification, openStream } from '../support/sse.js';
 
 let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-let viewer: TestUser;
-let stranger: TestUser;
-let docsReader: TestUser;
-let datasetId: string;
+/** Another user's dataset, for the dataset filters: nobody's notifications are in it. */
 let otherDatasetId: string;
-let batchId: string;
-const views: Record<string, string> = {};
+const streams: SseStream[] = [];
+
+/** A dataset with its users, saved views and processed batches, each test that changes notifications making its own. */
+interface Alerted {
+  owner: TestUser;
+  editor: TestUser;
+  viewer: TestUser;
+  stranger: TestUser;
+  docsReader: TestUser;
+  datasetId: string;
+  views: Record<string, string>;
+  batchId: string;
+  /** The owner's notification stream, opened before the first batch. */
+  stream: SseStream;
+}
 
 const list = async (user: TestUser, query = '') => (await server.api(user.token, 'GET', `/api/v1/notifications${query}`)).body;
 const unread = async (user: TestUser, query = '') => (await server.api(user.token, 'GET', `/api/v1/notifications/unread-count${query}`)).body as number;
-const saveView = async (user: TestUser, name: string, filters: string, body: Record<string, unknown>) => {
-  const res = await server.api(user.token, 'POST', `/api/v1/dataset/${datasetId}/views${filters}`, { name, ...body });
+const saveView = async (a: Pick<Alerted, 'datasetId' | 'views'>, user: TestUser, name: string, filters: string, body: Record<string, unknown>) => {
+  const res = await server.api(user.token, 'POST', `/api/v1/dataset/${a.datasetId}/views${filters}`, { name, ...body });
   expect(res.status, res.text).toBe(200);
-  views[name] = res.body.id;
-};
-/** Adds media as one batch and waits for its task; the batch id is the task id. */
-const addBatch = async (files: UploadFile[], autoReindex = false) => {
-  const body = form(files);
-  if (autoReindex) body.append('auto_reindex', 'true');
-  expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/add_media`, body)).status).toBe(202);
-  const task = await waitFor(async () => {
-    const t = (await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${datasetId}&task_type=MEDIA_ADDITION`)).body.tasks[0];
-    return t?.status === 'COMPLETED' ? t : undefined;
-  }, 90_000, 'media added');
-  return task.task_id as string;
+  a.views[name] = res.body.id;
 };
 const batchRow = (id: string) => server.loupe.container.database.db.selectFrom('media_batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+/** Adds media as one batch and waits for its task and its alerts; the batch id is the task id. */
+const addBatch = async (a: Pick<Alerted, 'owner' | 'datasetId'>, files: UploadFile[], autoReindex = false) => {
+  const body = form(files);
+  if (autoReindex) body.append('auto_reindex', 'true');
+  expect((await server.api(a.owner.token, 'POST', `/api/v1/dataset/${a.datasetId}/add_media`, body)).status).toBe(202);
+  const task = await waitFor(async () => {
+    const t = (await server.api(a.owner.token, 'GET', `/api/v1/tasks?dataset_id=${a.datasetId}&task_type=MEDIA_ADDITION`)).body.tasks[0];
+    return t?.status === 'COMPLETED' ? t : undefined;
+  }, 90_000, 'media added');
+  const id = task.task_id as string;
+  await waitFor(async () => ((await batchRow(id)).alerts_evaluated_at ? true : undefined), 20_000, 'batch alerts evaluated');
+  return id;
+};
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { ALERT_SWEEP_INTERVAL_SECONDS: '1' } });
-  [owner, editor, viewer, stranger, docsReader] = await Promise.all([server.createUser(), server.createUser(), server.createUser(), server.createUser(), server.createUser()]);
-  ({ datasetId } = await createDataset(server, owner, 'alerts', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg')]]));
-  ({ datasetId: otherDatasetId } = await createDataset(server, owner, 'elsewhere', [[photo('kite.jpg')]]));
+/**
+ * Five users of their own and a dataset "alerts" where they save the file's views, then the coffee and kite batch
+ * (and, with `second`, the astronaut batch added with auto_reindex).
+ */
+async function alertedDataset({ second = false } = {}): Promise<Alerted> {
+  const [owner, editor, viewer, stranger, docsReader] = await Promise.all([server.createUser(), server.createUser(), server.createUser(), server.createUser(), server.createUser()]);
+  const { datasetId } = await createDataset(server, owner, 'alerts', [[photo('dog.jpg')]]);
+  const a = { owner, editor, viewer, stranger, docsReader, datasetId, views: {} as Record<string, string> };
   await server.api(owner.token, 'PUT', `/api/v1/manage/${datasetId}/invite`, { grant_to_user_email: viewer.email });
   await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/share`, { user_email: editor.email, role: 'editor' });
-  await saveView(owner, 'coffee', '?file_name=coffee', { monitoring_enabled: true, alerting_enabled: true, notify_emails: [editor.email] });
-  await saveView(viewer, 'everything', '', { monitoring_enabled: true, alerting_enabled: true });
-  await saveView(owner, 'monitored only', '', { monitoring_enabled: true, alerting_enabled: false });
-  await saveView(owner, 'alerting, not monitored', '', { monitoring_enabled: false, alerting_enabled: true });
-  await saveView(owner, 'zebras', '?file_name=zebra', { monitoring_enabled: true, alerting_enabled: true });
+  await saveView(a, owner, 'coffee', '?file_name=coffee', { monitoring_enabled: true, alerting_enabled: true, notify_emails: [editor.email] });
+  await saveView(a, viewer, 'everything', '', { monitoring_enabled: true, alerting_enabled: true });
+  await saveView(a, owner, 'monitored only', '', { monitoring_enabled: true, alerting_enabled: false });
+  await saveView(a, owner, 'alerting, not monitored', '', { monitoring_enabled: false, alerting_enabled: true });
+  await saveView(a, owner, 'zebras', '?file_name=zebra', { monitoring_enabled: true, alerting_enabled: true });
   // Saved as the hosted service's docs save a view: a name and nothing else.
   await server.api(owner.token, 'PUT', `/api/v1/manage/${datasetId}/invite`, { grant_to_user_email: docsReader.email });
   const named = new FormData();
@@ -54,20 +67,35 @@ beforeAll(async () => {
   const kites = await server.api(docsReader.token, 'POST', `/api/v1/dataset/${datasetId}/views?file_name=kite`, named);
   expect(kites.status, kites.text).toBe(200);
   expect(kites.body).toMatchObject({ monitoring_enabled: true, alerting_enabled: true });
-  views.kites = kites.body.id;
+  a.views.kites = kites.body.id;
+
+  const stream = await openStream(server.url, '/api/v1/notifications/stream', { authorization: `Bearer ${owner.token}` });
+  streams.push(stream);
+  const batchId = await addBatch(a, [photo('coffee.png'), photo('kite.jpg')]);
+  if (second) await addBatch(a, [photo('astronaut.png')], true);
+  return { ...a, batchId, stream };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { ALERT_SWEEP_INTERVAL_SECONDS: '1' } });
+  const elsewhere = await server.createUser();
+  ({ datasetId: otherDatasetId } = await createDataset(server, elsewhere, 'elsewhere', [[photo('kite.jpg')]]));
 }, 180_000);
-afterAll(() => server?.close());
+afterAll(async () => {
+  for (const stream of streams) stream.close();
+  await server?.close();
+});
 
 describe('alerts from a processed media batch', () => {
-  let stream: SseStream;
+  /** Read-only for the tests that share it: the first batch, alerted, nothing changed afterwards. */
+  let shared: Alerted;
 
   beforeAll(async () => {
-    stream = await openStream(server.url, '/api/v1/notifications/stream', { authorization: `Bearer ${owner.token}` });
-    batchId = await addBatch([photo('coffee.png'), photo('kite.jpg')]);
+    shared = await alertedDataset();
   }, 120_000);
-  afterAll(() => stream?.close());
 
   it('gives each entitled user of a matching, monitored, alerting view exactly one notification', async () => {
+    const { owner, editor, viewer, stranger, datasetId, views, batchId } = shared;
     const mine = await waitFor(async () => ((await list(owner)).total >= 1 ? list(owner) : undefined), 20_000, 'owner alerted');
     expect(mine).toEqual({ notifications: [expect.any(Object)], total: 1, has_more: false });
     expect(mine.notifications[0]).toEqual({
@@ -92,6 +120,7 @@ describe('alerts from a processed media batch', () => {
   });
 
   it('alerts from a view saved with its name only: monitoring and alerting are on by default', async () => {
+    const { docsReader, views, batchId } = shared;
     const theirs = await waitFor(async () => ((await list(docsReader)).total >= 1 ? list(docsReader) : undefined), 20_000, 'docs reader alerted');
     expect(theirs.total).toBe(1);
     expect(theirs.notifications[0]).toMatchObject({
@@ -103,6 +132,7 @@ describe('alerts from a processed media batch', () => {
   });
 
   it('counts unread notifications as a bare integer, optionally for one dataset', async () => {
+    const { owner, stranger, datasetId } = shared;
     const res = await server.api(owner.token, 'GET', '/api/v1/notifications/unread-count');
     expect(res).toMatchObject({ status: 200, text: '1', body: 1 });
     expect(await unread(owner, `?dataset_id=${datasetId}`)).toBe(1);
@@ -111,6 +141,7 @@ describe('alerts from a processed media batch', () => {
   });
 
   it('streams it to the open stream, every data line being JSON', async () => {
+    const { owner, stream } = shared;
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
     const event = await stream.next(isNotification);
@@ -120,6 +151,7 @@ describe('alerts from a processed media batch', () => {
   });
 
   it('never alerts the same batch twice, even when it is evaluated again', async () => {
+    const { owner, editor, viewer, batchId } = await alertedDataset();
     const { db } = server.loupe.container.database;
     await db.updateTable('media_batches').set({ alerts_evaluated_at: null }).where('id', '=', batchId).execute();
     await waitFor(async () => ((await batchRow(batchId)).alerts_evaluated_at ? true : undefined), 10_000, 'evaluated again');
@@ -127,6 +159,8 @@ describe('alerts from a processed media batch', () => {
   });
 
   it('evaluates a batch whose announcement was missed, from the periodic sweep', async () => {
+    const { owner, editor, viewer, views, batchId, stream } = await alertedDataset();
+    await stream.next(isNotification);
     const { db } = server.loupe.container.database;
     // As if the batch had committed while no worker listened: no alerts yet, no NOTIFY, only the row.
     await db.transaction().execute(async (trx) => {
@@ -141,7 +175,9 @@ describe('alerts from a processed media batch', () => {
   });
 
   it('alerts on a batch added with auto_reindex too', async () => {
-    const second = await addBatch([photo('astronaut.png')], true);
+    const a = await alertedDataset();
+    const { owner, viewer } = a;
+    const second = await addBatch(a, [photo('astronaut.png')], true);
     const viewers = await waitFor(async () => ((await list(viewer)).total === 2 ? list(viewer) : undefined), 20_000, 'second alert');
     expect(viewers.notifications[0].metadata).toEqual({ batch_id: second, is_alert: true, view_name: 'everything', dataset_name: 'alerts', result_count: 1 });
     expect((await batchRow(second)).alerts_evaluated_at).not.toBeNull();
@@ -150,7 +186,15 @@ describe('alerts from a processed media batch', () => {
 });
 
 describe('reading and marking read', () => {
+  /** Read-only for the tests that share it: both batches alerted, nothing read or deleted. */
+  let shared: Alerted;
+
+  beforeAll(async () => {
+    shared = await alertedDataset({ second: true });
+  }, 120_000);
+
   it('pages newest first: total, has_more, empty pages past the end', async () => {
+    const { viewer } = shared;
     const all = await list(viewer);
     expect(all.total).toBe(2);
     expect(all.notifications.map((n: any) => n.metadata.result_count)).toEqual([1, 2]);
@@ -172,6 +216,7 @@ describe('reading and marking read', () => {
   });
 
   it('marks one read: {ok: true}, then 404 for a second read, another user, or an unknown id', async () => {
+    const { owner, editor, views } = await alertedDataset();
     const id = (await list(owner)).notifications[0].id;
     expect((await server.api(editor.token, 'POST', `/api/v1/notifications/${id}/read`)).status).toBe(404);
     expect(await server.api(owner.token, 'POST', `/api/v1/notifications/${id}/read`)).toMatchObject({ status: 200, body: { ok: true } });
@@ -187,6 +232,7 @@ describe('reading and marking read', () => {
   });
 
   it('marks all read, for one dataset or every one: {ok: true, count}', async () => {
+    const { editor, viewer, datasetId } = await alertedDataset({ second: true });
     expect(await unread(viewer)).toBe(2);
     const elsewhere = await server.api(viewer.token, 'POST', `/api/v1/notifications/read-all?dataset_id=${otherDatasetId}`);
     expect(elsewhere).toMatchObject({ status: 200, body: { ok: true, count: 0 } });
@@ -200,6 +246,7 @@ describe('reading and marking read', () => {
   });
 
   it('keeps users apart and offers no way to create a notification', async () => {
+    const { owner, viewer, stranger } = shared;
     const ids = (u: TestUser) => list(u).then((page) => page.notifications.map((n: any) => n.user_id));
     expect(new Set(await ids(owner))).toEqual(new Set([owner.user_id]));
     expect(new Set(await ids(viewer))).toEqual(new Set([viewer.user_id]));
@@ -211,6 +258,7 @@ describe('reading and marking read', () => {
   });
 
   it('deleting a dataset takes its notifications and views along', async () => {
+    const { owner, editor, viewer, datasetId } = await alertedDataset({ second: true });
     expect((await list(viewer)).total).toBe(2);
     expect((await server.api(owner.token, 'DELETE', `/api/v1/dataset/${datasetId}`)).status).toBe(204);
     for (const user of [owner, editor, viewer]) expect((await list(user)).total).toBe(0);
