@@ -34,7 +34,8 @@ describe('loupe CLI', () => {
   });
 
   it('refuses a duplicate or invalid e-mail with a message and a non-zero exit', async () => {
-    await expect(loupe(['user', 'create', '--email', 'cli-a@example.com', '--json'])).rejects.toMatchObject({
+    await loupe(['user', 'create', '--email', 'cli-dup@example.com']);
+    await expect(loupe(['user', 'create', '--email', 'cli-dup@example.com', '--json'])).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('already exists'),
     });

@@ -217,6 +217,8 @@ describe('ffmpegPath', () => {
       expect(fresh.ffmpegPath()).toBe(path.join(bin, 'ffmpeg'));
     } finally {
       process.env.PATH = originalPath;
+      // Files after this one in the same worker (isolate: false) must not get the instance that found the fake ffmpeg.
+      vi.resetModules();
     }
   });
 });
