@@ -79,11 +79,19 @@ describe('a multipart body the parser cannot read', () => {
     const tasks = (await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${readyId}`)).body.tasks;
     expect(tasks.map((t: { task_type: string }) => t.task_type)).toEqual(['DATASET_CREATION']);
 
-    expect((await upload(server, owner, newId, transId, [photo('chelsea.png')])).status).toBe(202);
-    expect((await processFiles(server, owner, newId, transId)).status).toBe(202);
-    const created = await waitForDataset(server, owner, newId, ['READY', 'ERROR']);
+    // A transaction of its own, so the other tests keep theirs open whatever the order: the same broken bodies first.
+    const ownId = (await server.api(owner.token, 'GET', '/api/v1/ingestion/new_dataset?dataset_name=kept-open')).body.dataset_id;
+    const ownTrans = await openTransaction(server, owner, ownId);
+    expect((await upload(server, owner, ownId, ownTrans, [photo('horses.jpg')])).status).toBe(202);
+    const route = `/api/v1/ingestion/${ownId}/data_files/${ownTrans}`;
+    for (const body of [truncatedFile('files'), closed(truncatedFile('files', 'dog\0.jpg'))]) expect((await post(route, body)).status).toBe(400);
+    expect((await post(route, 'hello', 'multipart/form-data')).status).toBe(400);
+
+    expect((await upload(server, owner, ownId, ownTrans, [photo('chelsea.png')])).status).toBe(202);
+    expect((await processFiles(server, owner, ownId, ownTrans)).status).toBe(202);
+    const created = await waitForDataset(server, owner, ownId, ['READY', 'ERROR']);
     expect(created).toMatchObject({ status_new: 'READY', n_images: 2 });
-    const names = (await server.api(owner.token, 'GET', `/api/v1/dataset/${newId}/media`)).body.media.map((m: { file_name: string }) => m.file_name);
+    const names = (await server.api(owner.token, 'GET', `/api/v1/dataset/${ownId}/media`)).body.media.map((m: { file_name: string }) => m.file_name);
     expect(names.sort()).toEqual(['chelsea.png', 'horses.jpg']);
   });
 });

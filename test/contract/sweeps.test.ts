@@ -20,8 +20,8 @@ async function blobFiles(dir = path.join(server.dataDir, 'blobs')): Promise<numb
 }
 
 type SweepHealth = Record<string, { runs: number; failures: number; last_error_at: string | null }>;
-const sweeps = async (): Promise<SweepHealth> => {
-  const res = await server.api(null, 'GET', '/ready');
+const sweeps = async (on: TestServer = server): Promise<SweepHealth> => {
+  const res = await on.api(null, 'GET', '/ready');
   expect(res.status).toBe(200);
   return res.body.sweeps;
 };
@@ -62,36 +62,42 @@ describe('the garbage sweeps (issues 22 and 28)', () => {
   });
 
   it('a sweep that fails is counted in /ready and /metrics while the others keep running, and runs again once fixed', async () => {
-    const { db } = server.loupe.container.database;
-    // Any delete from exports fails (a statement trigger fires even when no row matches): only the export sweep deletes there.
-    await sql`create function test_break_export_sweep() returns trigger language plpgsql as $$
-      begin raise exception 'export sweep broken by the test'; end $$`.execute(db);
-    await sql`create trigger test_break_export_sweep before delete on exports for each statement execute function test_break_export_sweep()`.execute(db);
+    // A server of its own: the failures it causes stay out of the other test's counts, whatever the order.
+    const own = await startTestServer();
     try {
-      const before = await sweeps();
-      const broken = await waitFor(async () => {
-        const now = await sweeps();
-        return now['sweep-expired-exports']!.failures >= before['sweep-expired-exports']!.failures + 2 && now['sweep-blobs']!.runs >= before['sweep-blobs']!.runs + 2
-          ? now
-          : undefined;
-      }, 20_000, 'the export sweep failing twice while the blob sweep runs');
-      expect(broken['sweep-expired-exports']!.last_error_at).toMatch(/^\d{4}-\d\d-\d\dT/);
-      for (const name of ['sweep-staging-tables', 'sweep-versions', 'sweep-blobs']) expect(broken[name]!.failures).toBe(before[name]!.failures);
+      const { db } = own.loupe.container.database;
+      // Any delete from exports fails (a statement trigger fires even when no row matches): only the export sweep deletes there.
+      await sql`create function test_break_export_sweep() returns trigger language plpgsql as $$
+        begin raise exception 'export sweep broken by the test'; end $$`.execute(db);
+      await sql`create trigger test_break_export_sweep before delete on exports for each statement execute function test_break_export_sweep()`.execute(db);
+      try {
+        const before = await sweeps(own);
+        const broken = await waitFor(async () => {
+          const now = await sweeps(own);
+          return now['sweep-expired-exports']!.failures >= before['sweep-expired-exports']!.failures + 2 && now['sweep-blobs']!.runs >= before['sweep-blobs']!.runs + 2
+            ? now
+            : undefined;
+        }, 20_000, 'the export sweep failing twice while the blob sweep runs');
+        expect(broken['sweep-expired-exports']!.last_error_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+        for (const name of ['sweep-staging-tables', 'sweep-versions', 'sweep-blobs']) expect(broken[name]!.failures).toBe(before[name]!.failures);
 
-      const metrics = await server.api(null, 'GET', '/metrics');
-      expect(metrics.status).toBe(200);
-      const counted = Number(/^loupe_sweep_failures_total\{sweep="sweep-expired-exports"\} (\d+)$/m.exec(metrics.text)?.[1]);
-      expect(counted).toBeGreaterThanOrEqual(broken['sweep-expired-exports']!.failures);
-      expect(metrics.text).toMatch(/^loupe_sweep_failures_total\{sweep="sweep-blobs"\} 0$/m);
+        const metrics = await own.api(null, 'GET', '/metrics');
+        expect(metrics.status).toBe(200);
+        const counted = Number(/^loupe_sweep_failures_total\{sweep="sweep-expired-exports"\} (\d+)$/m.exec(metrics.text)?.[1]);
+        expect(counted).toBeGreaterThanOrEqual(broken['sweep-expired-exports']!.failures);
+        expect(metrics.text).toMatch(/^loupe_sweep_failures_total\{sweep="sweep-blobs"\} 0$/m);
+      } finally {
+        await sql`drop trigger test_break_export_sweep on exports`.execute(db);
+        await sql`drop function test_break_export_sweep()`.execute(db);
+      }
+      const fixed = (await sweeps(own))['sweep-expired-exports']!;
+      const after = await waitFor(async () => {
+        const now = (await sweeps(own))['sweep-expired-exports']!;
+        return now.runs >= fixed.runs + 2 ? now : undefined;
+      }, 20_000, 'two more runs of the export sweep');
+      expect(after.failures).toBeLessThanOrEqual(fixed.failures + 1);
     } finally {
-      await sql`drop trigger test_break_export_sweep on exports`.execute(db);
-      await sql`drop function test_break_export_sweep()`.execute(db);
+      await own.close();
     }
-    const fixed = (await sweeps())['sweep-expired-exports']!;
-    const after = await waitFor(async () => {
-      const now = (await sweeps())['sweep-expired-exports']!;
-      return now.runs >= fixed.runs + 2 ? now : undefined;
-    }, 20_000, 'two more runs of the export sweep');
-    expect(after.failures).toBeLessThanOrEqual(fixed.failures + 1);
   });
 });
