@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Services } from './container.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerNulGuard } from './http/nul-guard.js';
 import { RequestLog } from './http/request-log.js';
 import { ErrorBody } from './http/schemas.js';
 import { accessRoutes } from './modules/access/access.routes.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   for (const schema of [ErrorBody, Dataset, Task, AccessEntry, Snapshot, SavedView, Notification, EnrichmentModel]) app.addSchema(schema);
   registerAuthentication(app, deps.services.auth);
+  registerNulGuard(app);
 
   const { auth, datasets, access, tasks, ingestion, media } = deps.services;
   registerMetrics(app, { ...deps.metrics, sweeps: deps.sweeps });

@@ -42,6 +42,7 @@ export const errors = {
   duplicateFormField: (name: string) => new AppError(422, `Form field '${name}' was sent more than once`),
   malformedMultipart: (why: string) => new AppError(400, `Malformed multipart body: ${why}`),
   nulInForm: (where: string) => new AppError(400, `${where} contains a NUL byte`),
+  nulInField: (path: string) => new AppError(400, `Field '${path}' contains a NUL byte`),
   archiveNotSupported: (fileName: string) =>
     new AppError(400, `Archives are not supported for dataset creation: ${fileName}; upload the media files themselves, or use add_media for archives`),
   unsupportedFormat: (fileName: string) =>

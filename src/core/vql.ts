@@ -1,5 +1,6 @@
 import { FIELD_NAME, isDateTimeText, normaliseDateTime } from './custom-fields.js';
 import { errors } from './errors.js';
+import { nulPath } from './nul-strings.js';
 import {
   type Obj,
   TEXT_MAX_LENGTH,
@@ -133,6 +134,9 @@ function applyVql(f: ExploreFilters, raw: unknown): void {
     throw errors.validation('vql must be valid JSON: a JSON array of filter objects');
   }
   if (!Array.isArray(parsed)) throw errors.validation('vql must be a JSON array of filter objects');
+  // A NUL written as \u0000 only appears once the JSON is parsed: the request's own check cannot see it.
+  const nul = nulPath(parsed, 'vql');
+  if (nul !== undefined) throw errors.nulInField(nul);
   if (parsed.length > VQL_MAX_FILTERS) {
     throw errors.validation(`vql may hold at most ${VQL_MAX_FILTERS} filters, got ${parsed.length}`);
   }

@@ -120,6 +120,7 @@ export class AuthService {
     }
     if (header.alg !== 'HS256') throw errors.invalidToken(`algorithm ${String(header.alg)} is not accepted, use HS256`);
     if (typeof header.kid !== 'string' || header.kid === '') throw errors.invalidToken('missing kid header');
+    if (header.kid.includes('\0')) throw errors.invalidToken('kid contains a NUL byte');
 
     const key = await this.activeKey(header.kid);
     if (!key) throw errors.invalidToken('unknown or revoked api_key');
