@@ -123,7 +123,7 @@ function checked(parts: AsyncIterable<FormPart>, shape: FormShape): AsyncIterabl
           if (part.kind === 'field') {
             if (shape.fields && !shape.fields.includes(part.name)) throw errors.unexpectedFormField(part.name, shape.fields);
             if (seenFields.has(part.name)) throw (shape.duplicateField ?? errors.duplicateFormField)(part.name);
-            if (part.value.includes('\0')) throw errors.nulInForm(`Form field '${part.name}'`);
+            if (part.value.includes('\0')) throw errors.nulInField(part.name);
             seenFields.add(part.name);
             return result;
           }

@@ -69,7 +69,7 @@ describe('a multipart body the parser cannot read', () => {
     }
     expect(await post(`/api/v1/dataset/${readyId}/views`, closed(Buffer.from(`${header('name')}a\0b`)))).toEqual({
       status: 400,
-      body: { detail: "Form field 'name' contains a NUL byte" },
+      body: { detail: "Field 'name' contains a NUL byte" },
     });
   });
 
