@@ -1,6 +1,7 @@
 /**
  * The path of the first string (or object key) under `value` that holds U+0000, or undefined; PostgreSQL text cannot
- * store it, so such input is refused before it reaches a query. Iterative: a deeply nested body must not overflow the stack.
+ * store it, so such input is refused before it reaches a query. Iterative: a deeply nested body must not overflow the
+ * stack; binary bodies (buffers) are not text and are skipped.
  */
 export function nulPath(value: unknown, root: string): string | undefined {
   const pending: Array<[unknown, string]> = [[value, root]];
@@ -10,7 +11,7 @@ export function nulPath(value: unknown, root: string): string | undefined {
       if (item.includes('\0')) return path;
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) pending.push([item[i], `${path}[${i}]`]);
-    } else if (item && typeof item === 'object') {
+    } else if (item && typeof item === 'object' && !ArrayBuffer.isView(item)) {
       const entries = Object.entries(item);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;
