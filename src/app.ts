@@ -58,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new RequestLog(),
     // strictNumbers off: with it on, AJV coerces a query '1e999' or 'Infinity' to Infinity and then skips the
     // minimum/maximum checks for a non-finite number, so it reached SQL (a 500); off, the bound answers the 422.
-    // Every numeric parameter therefore has both bounds (test/unit/numeric-bounds.test.ts checks openapi.json).
+    // Every numeric parameter therefore has both bounds (test/http/numeric-bounds.test.ts checks openapi.json).
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, strictNumbers: false } },
   });
 
