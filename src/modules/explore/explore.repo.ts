@@ -1,10 +1,9 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
-import { CLUSTER_LEVELS } from '../../core/clustering.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
-import { errors } from '../../core/errors.js';
 import type { ExploreFilters } from '../../core/vql.js';
+import { clusterColumn } from './cluster-column.js';
 import { MEDIA_TEXT, filtersSql, tsQuery } from './explore-filters.js';
 
 export const CLUSTERS_PER_PAGE = 100;
@@ -78,12 +77,6 @@ function candidatesJoin(candidates: Candidates | null): RawBuilder<unknown> {
   return candidates
     ? sql`join unnest(${candidates.mediaIds}::uuid[], ${candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
     : sql``;
-}
-
-/** The cluster column of a level: the level is spliced into an identifier, so only 0 … 4 ever get there. */
-function clusterColumn(level: number) {
-  if (!Number.isInteger(level) || level < 0 || level >= CLUSTER_LEVELS) throw errors.validation(`threshold must be an integer from 0 to ${CLUSTER_LEVELS - 1}`);
-  return sql.ref(`vm.cluster_l${level}`);
 }
 
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
