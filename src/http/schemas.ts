@@ -11,6 +11,15 @@ export function errorResponses(...codes: number[]) {
 /** A response with no body (202 for started work, 200 for a delete). */
 export const EmptyBody = Type.Unsafe<undefined>({ description: 'Empty body' });
 
+/**
+ * The largest offset, page position or id a parameter takes: Postgres int4, the type of the columns these reach;
+ * far past any real list, and numbers beyond it (1e23 becomes the text '1e+23') made the query fail.
+ */
+export const MAX_INT = 2_147_483_647;
+
+/** A signed link's `expires` (Unix seconds): any ten-digit time; past or wrong ones fail the signature check. */
+export const Expires = Type.Integer({ minimum: 0, maximum: 9_999_999_999 });
+
 export const DatasetIdParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }) });
 
 /** A string enum as plain JSON Schema `enum`, so a wrong value gets one clear 422 naming the allowed ones. */

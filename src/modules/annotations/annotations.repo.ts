@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { ExploreFilters } from '../../core/vql.js';
+import { clusterColumn } from '../explore/cluster-column.js';
 import { filtersSql } from '../explore/explore-filters.js';
 import { TAGS_AND_LABELS, rewriteAnnotations } from '../versions/version-annotations.js';
 import { missingMedia, rewriteRows } from '../versions/versions.repo.js';
@@ -136,7 +137,7 @@ export class AnnotationsRepo {
    * left alone), kept in a temporary table for this transaction; returns what propagation would do.
    */
   async planPropagation(trx: Db, versionId: string, level: number): Promise<{ clusters: number; media: number; ambiguous: number }> {
-    const cluster = sql.ref(`vm.cluster_l${level}`);
+    const cluster = clusterColumn(level);
     await setWorkMem(trx, '64MB');
     await sql`drop table if exists propagation_winners`.execute(trx);
     await sql`create temp table propagation_winners on commit drop as
@@ -160,7 +161,7 @@ export class AnnotationsRepo {
    * into `toId`, just forked from it. Returns how many.
    */
   async propagate(trx: Db, fromId: string, toId: string, level: number): Promise<number> {
-    const cluster = sql.ref(`vm.cluster_l${level}`);
+    const cluster = clusterColumn(level);
     const source = sql`select vm.media_id, w.label from version_media vm join propagation_winners w on w.cluster_id = ${cluster} and w.decided
       where vm.version_id = ${fromId}::uuid and vm.label is null`;
     return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { label: sql`p.label` }, sql`a.label is null`);

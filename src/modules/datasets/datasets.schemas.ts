@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DATASET_STATUSES } from '../../core/dataset-status.js';
-import { Nullable, StringEnum } from '../../http/schemas.js';
+import { MAX_INT, Nullable, StringEnum } from '../../http/schemas.js';
 
 export const Dataset = Type.Object(
   {
@@ -23,7 +23,7 @@ export const Dataset = Type.Object(
 
 export const DatasetListQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_INT, default: 0 }),
 });
 
 export const NewDatasetQuery = Type.Object({ dataset_name: Type.Optional(Type.String()) });

@@ -3,6 +3,7 @@ import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import type { ExploreFilters } from '../../core/vql.js';
+import { clusterColumn } from './cluster-column.js';
 import { MEDIA_TEXT, filtersSql, tsQuery } from './explore-filters.js';
 
 export const CLUSTERS_PER_PAGE = 100;
@@ -84,7 +85,7 @@ export class ExploreRepo {
 
   /** One page of clusters (largest first unless sorted otherwise) with up to `previewsLimit` members each, best first. */
   async page(q: ExplorePageQuery): Promise<{ rows: ExploreRow[]; totalClusters: number }> {
-    const cluster = sql.ref(`vm.cluster_l${q.level}`);
+    const cluster = clusterColumn(q.level);
     const candidates = candidatesJoin(q.candidates);
     const relevance = q.candidates ? sql`c.score` : sql`null::real`;
     const fts = q.filters.text.filter((t) => t.op === 'fts').map((t) => t.value);
@@ -130,7 +131,7 @@ export class ExploreRepo {
   }
 
   private async countClusters(q: ExplorePageQuery): Promise<number> {
-    const cluster = sql.ref(`vm.cluster_l${q.level}`);
+    const cluster = clusterColumn(q.level);
     const candidates = candidatesJoin(q.candidates);
     const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from version_media vm join media m on m.id = vm.media_id ${candidates}
       where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
@@ -139,7 +140,7 @@ export class ExploreRepo {
 
   /** How many media (and of which kind, in how many clusters at `level`) Explore would list for these filters. */
   async count(q: Pick<ExplorePageQuery, 'versionId' | 'level' | 'filters' | 'candidates'>): Promise<MatchCounts> {
-    const cluster = sql.ref(`vm.cluster_l${q.level}`);
+    const cluster = clusterColumn(q.level);
     const candidates = candidatesJoin(q.candidates);
     const { rows } = await sql<MatchCounts>`
       select count(*)::int as n_media, count(*) filter (where m.media_type = 'IMAGE')::int as n_images,

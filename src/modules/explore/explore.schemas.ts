@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../http/schemas.js';
+import { MAX_INT, Nullable, StringEnum } from '../../http/schemas.js';
 
 const Uniqueness = Type.Number({ minimum: 0, maximum: 1 });
 
@@ -8,7 +8,8 @@ export const ExploreParams = Type.Object({ dataset_id: Type.String({ format: 'uu
 export const ExploreQuerySchema = Type.Object({
   threshold: Type.Integer({ minimum: 0, maximum: 4, default: 0, description: 'Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity' }),
   entity_type: StringEnum(['IMAGES', 'OBJECTS'] as const, { default: 'IMAGES' }),
-  page_number: Type.Integer({ minimum: 0, default: 0, description: '0-based; 100 clusters a page' }),
+  // The last page whose offset, page_number × 100 clusters, still fits int4.
+  page_number: Type.Integer({ minimum: 0, maximum: Math.floor(MAX_INT / 100), default: 0, description: '0-based; 100 clusters a page' }),
   previews_limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Members listed per cluster, best first' }),
   anchor_media_id: Type.Optional(Type.String({ format: 'uuid', description: 'Similarity search: a media id of the dataset, or an UPLOAD anchor id' })),
   anchor_type: Type.Optional(StringEnum(['MEDIA', 'UPLOAD'] as const, { description: 'MEDIA (default) or UPLOAD (from search-image-similarity)' })),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { EXPORT_FORMATS } from '../../core/exports.js';
-import { Nullable, StringEnum } from '../../http/schemas.js';
+import { Expires, Nullable, StringEnum } from '../../http/schemas.js';
 
 const Uuid = Type.String({ format: 'uuid' });
 const Format = StringEnum(EXPORT_FORMATS, {
@@ -52,4 +52,4 @@ export const ExportStatusBody = Type.Object({
 });
 
 export const DownloadParams = Type.Object({ export_id: Uuid });
-export const DownloadQuery = Type.Object({ expires: Type.Optional(Type.Integer()), signature: Type.Optional(Type.String()) });
+export const DownloadQuery = Type.Object({ expires: Type.Optional(Expires), signature: Type.Optional(Type.String()) });

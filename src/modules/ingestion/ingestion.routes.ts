@@ -4,12 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
 import { readForm } from '../../http/multipart.js';
-import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
+import { DatasetIdParams, MAX_INT, errorResponses } from '../../http/schemas.js';
 import { NewDatasetQuery, NewDatasetResponse } from '../datasets/datasets.schemas.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionService } from './ingestion.service.js';
 
-const TransactionParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }), trans_id: Type.Integer({ minimum: 1 }) });
+const TransactionParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }), trans_id: Type.Integer({ minimum: 1, maximum: MAX_INT }) });
 const UploadAccepted = Type.Object({
   trans_id: Type.Integer(),
   files: Type.Array(Type.Object({ file_name: Type.String(), media_kind: Type.String(), format: Type.String(), size: Type.Integer() })),

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, principalOf } from '../../http/authenticate.js';
 import { sendRanged } from '../../http/range.js';
-import { DatasetIdParams, StringEnum, errorResponses } from '../../http/schemas.js';
+import { DatasetIdParams, Expires, MAX_INT, StringEnum, errorResponses } from '../../http/schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { mediaLinker } from './media-links.js';
 import { presentMedia } from './media.presenter.js';
@@ -14,10 +14,10 @@ const MediaParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }), m
 const FileParams = Type.Object({ ...MediaParams.properties, variant: StringEnum(MEDIA_VARIANTS) });
 const MediaListQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_INT, default: 0 }),
   media_type: Type.Optional(StringEnum(['IMAGE', 'VIDEO', 'VIDEO_FRAME'] as const)),
 });
-const SignedQuery = Type.Object({ expires: Type.Optional(Type.Integer()), signature: Type.Optional(Type.String()) });
+const SignedQuery = Type.Object({ expires: Type.Optional(Expires), signature: Type.Optional(Type.String()) });
 
 export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; auth: AuthService; publicUrl: string | null }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

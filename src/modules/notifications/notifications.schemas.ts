@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { MAX_INT, Nullable } from '../../http/schemas.js';
 
 export const Notification = Type.Object(
   {
@@ -30,7 +30,7 @@ const DatasetFilter = Type.Optional(Type.String({ format: 'uuid', description: "
 
 export const NotificationListQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_INT, default: 0 }),
   unread_only: Type.Boolean({ default: false }),
   dataset_id: DatasetFilter,
 });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { TASK_SORT_FIELDS, TASK_STATUSES, TASK_TYPES } from '../../core/tasks.js';
-import { Nullable, StringEnum } from '../../http/schemas.js';
+import { MAX_INT, Nullable, StringEnum } from '../../http/schemas.js';
 
 
 export const Task = Type.Object(
@@ -35,7 +35,8 @@ export const TaskListQuery = Type.Object({
   ...TimeRange,
   sort_by: Type.Optional(StringEnum(TASK_SORT_FIELDS)),
   sort_order: Type.Optional(StringEnum(['asc', 'desc'] as const, { default: 'desc' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  // The last page whose offset, (page - 1) × the largest page_size, still fits int4.
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: Math.floor(MAX_INT / 50) + 1, default: 1 })),
   page_size: Type.Optional(Type.Integer({ minimum: 5, maximum: 50, default: 20 })),
 });
 
