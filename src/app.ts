@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Services } from './container.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { RequestLog } from './http/request-log.js';
 import { ErrorBody } from './http/schemas.js';
 import { accessRoutes } from './modules/access/access.routes.js';
@@ -57,6 +58,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.log as FastifyBaseLogger,
     logController: new RequestLog(),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
   });
 
   // Clients POST actions (abort, retry, restore) with a JSON content type and no body: that is not an error.
