@@ -229,13 +229,22 @@ function stopNow(paths: Paths): void {
   if (pid !== null) {
     // Exited, it stays a zombie (no event loop reaps it here): its pid file going is the sign it stopped.
     const gone = () => postmasterPid(paths) === null;
-    process.kill(pid, 'SIGINT');
+    signal(pid, 'SIGINT');
     if (!blockUntil(gone, 20_000)) {
-      process.kill(pid, 'SIGQUIT');
+      signal(pid, 'SIGQUIT');
       blockUntil(gone, 5_000);
     }
   }
   if (readLock(paths)?.pid === process.pid) fs.rmSync(paths.lockFile, { force: true });
+}
+
+/** A throw from an 'exit' listener would replace the exit code; a postmaster that just stopped needs no signal. */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Already gone.
+  }
 }
 
 function blockUntil(done: () => boolean, timeoutMs: number): boolean {
