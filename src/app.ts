@@ -9,6 +9,7 @@ import type { Services } from './container.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerNulGuard } from './http/nul-guard.js';
+import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { RequestLog } from './http/request-log.js';
 import { ErrorBody } from './http/schemas.js';
 import { accessRoutes } from './modules/access/access.routes.js';
@@ -61,6 +62,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // minimum/maximum checks for a non-finite number, so it reached SQL (a 500); off, the bound answers the 422.
     // Every numeric parameter therefore has both bounds (test/http/numeric-bounds.test.ts checks openapi.json).
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, strictNumbers: false } },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
   });
 
   // Clients POST actions (abort, retry, restore) with a JSON content type and no body: that is not an error.

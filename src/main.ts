@@ -25,7 +25,10 @@ async function main(): Promise<void> {
   log.info({ role: config.role, url: loupe.url, dataDir: config.dataDir, database: config.databaseUrl ? 'external' : 'embedded' }, 'Loupe started');
 
   // SIGINT/SIGTERM: stop taking requests, let running tasks reach a checkpoint, then stop the database.
-  closeWithGrace({ delay: 30_000, logger: log }, async ({ signal, err }) => {
+  // A second signal (npm and tsx forward a process group's TERM, so one stop brings two) hurries the exit; the embedded
+  // database's exit hook still stops it.
+  const onSecondSignal = (signal: string) => log.warn({ signal }, 'second signal: exiting now, without waiting for running tasks');
+  closeWithGrace({ delay: 30_000, logger: log, onSecondSignal }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'shutting down after an error');
     else log.info({ signal }, 'shutting down');
     await loupe.close();

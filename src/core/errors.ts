@@ -59,6 +59,11 @@ export const errors = {
   anchorModelMismatch: () => new AppError(409, "The anchor was embedded by another model than this dataset's index; upload it again"),
   imageRequired: () => new AppError(400, "Upload one image in the multipart form field 'file'"),
   rangeNotSatisfiable: () => new AppError(416, 'Requested range not satisfiable'),
+  pathParameterTooLong: (limit: number) => new AppError(414, `A path parameter is longer than ${limit} characters`),
+  badUrl: () => new AppError(400, 'The URL path is not valid: it has a malformed percent-encoding'),
+  headersTooLarge: (limit: number) => new AppError(431, `Request line and headers too large: the URL and headers together may be at most ${limit} bytes`),
+  malformedRequest: () => new AppError(400, 'Malformed HTTP request'),
+  requestTimeout: () => new AppError(408, 'Request timed out'),
 
   operationBlocked: (operation: string, taskType: string) => new AppError(409, `Operation '${operation}' is blocked while ${taskType} task is running`),
   operationStatus: (operation: string, status: string, allowed: readonly string[]) =>

@@ -23,6 +23,9 @@ export function parseRange(header: string | undefined, size: number): { start: n
   return { start, end };
 }
 
+/** Stored bytes are what users uploaded: a browser must neither sniff them into another type nor run them as a page. */
+export const BLOB_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox" } as const;
+
 /**
  * Answers with the whole body (200) or the one range the request asks for (206), setting the length and
  * range headers; an unsatisfiable range is a 416.
@@ -33,6 +36,7 @@ export async function sendRanged(
   size: number,
   open: (range?: { start: number; end: number }) => Promise<Readable>,
 ): Promise<FastifyReply> {
+  reply.headers(BLOB_HEADERS);
   const range = parseRange(request.headers.range, size);
   if (range === 'invalid') {
     reply.header('content-range', `bytes */${size}`);

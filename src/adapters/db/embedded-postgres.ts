@@ -74,16 +74,19 @@ export async function startEmbeddedPostgres(dataDir: string, owner: EmbeddedOwne
   writeLock(paths, { pid: process.pid, owner });
   await ensureDatabase(poolConfig);
 
-  let stopped = false;
+  let stopping: Promise<void> | null = null;
+  // A process that exits before stop() finished (a second SIGTERM, close-with-grace's timeout) still stops its database.
+  const stopOnExit = () => stopNow(paths);
+  process.once('exit', stopOnExit);
   return {
     poolConfig,
     owned: true,
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      await shutdown(paths);
-      if (readLock(paths)?.pid === process.pid) fs.rmSync(paths.lockFile, { force: true });
-    },
+    stop: () =>
+      (stopping ??= (async () => {
+        await shutdown(paths);
+        process.removeListener('exit', stopOnExit);
+        if (readLock(paths)?.pid === process.pid) fs.rmSync(paths.lockFile, { force: true });
+      })()),
   };
 }
 
@@ -218,6 +221,40 @@ async function shutdown(paths: Paths): Promise<void> {
     process.kill(pid, 'SIGQUIT');
     await waitFor(() => !isAlive(pid), 5_000, 'embedded PostgreSQL did not stop');
   }
+}
+
+/** stop()'s work for an 'exit' listener, where nothing asynchronous runs: a fast shutdown, waited for by blocking. */
+function stopNow(paths: Paths): void {
+  const pid = postmasterPid(paths);
+  if (pid !== null) {
+    // Exited, it stays a zombie (no event loop reaps it here): its pid file going is the sign it stopped.
+    const gone = () => postmasterPid(paths) === null;
+    signal(pid, 'SIGINT');
+    if (!blockUntil(gone, 20_000)) {
+      signal(pid, 'SIGQUIT');
+      blockUntil(gone, 5_000);
+    }
+  }
+  if (readLock(paths)?.pid === process.pid) fs.rmSync(paths.lockFile, { force: true });
+}
+
+/** A throw from an 'exit' listener would replace the exit code; a postmaster that just stopped needs no signal. */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Already gone.
+  }
+}
+
+function blockUntil(done: () => boolean, timeoutMs: number): boolean {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (!done()) {
+    if (Date.now() > deadline) return false;
+    Atomics.wait(pause, 0, 0, 50);
+  }
+  return true;
 }
 
 /** The pid of a live postmaster for this cluster, or null; a pid file left by a crash is ignored. */

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, principalOf } from '../../http/authenticate.js';
-import { sendRanged } from '../../http/range.js';
+import { BLOB_HEADERS, sendRanged } from '../../http/range.js';
 import { DatasetIdParams, Expires, MAX_INT, StringEnum, errorResponses } from '../../http/schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { mediaLinker } from './media-links.js';
@@ -81,7 +81,7 @@ export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; a
       const file = await media.file(access, dataset_id, media_id, variant);
 
       const etag = `"${file.hash}"`;
-      reply.header('etag', etag).header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=3600');
+      reply.header('etag', etag).header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=3600').headers(BLOB_HEADERS);
       if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
       reply.type(file.contentType);
       return sendRanged(request, reply, file.size, (range) => media.open(file, range));
