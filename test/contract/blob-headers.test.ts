@@ -18,8 +18,8 @@ beforeAll(async () => {
   polyglot = list.body.media.find((m: { file_name: string }) => m.file_name === 'polyglot.jpg');
 });
 afterAll(async () => {
-  // A keep-alive connection whose last answer was streamed bytes is not seen as idle, and close() would wait out its
-  // 72 s keep-alive; one plain answer on it first (it is reused, the requests being sequential) lets close() end it.
+  // A keep-alive connection whose last answer was streamed bytes is not seen as idle by Node; the server's close cuts
+  // it after its drain time, and one plain answer on it first (it is reused, the requests being sequential) spares that.
   await fetch(`${server.url}/health`).then((res) => res.arrayBuffer()).catch(() => {});
   await server?.close();
 });
