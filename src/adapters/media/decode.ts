@@ -34,7 +34,7 @@ let heicDecode: HeicDecode | undefined;
 
 export const SHARP_FORMATS = new Set(['jpeg', 'png', 'webp', 'avif', 'tiff', 'gif']);
 export const IMAGE_FORMATS = new Set([...SHARP_FORMATS, 'heic', 'bmp']);
-const MAX_INPUT_PIXELS = 268_402_689; // sharp's own default limit, applied to the JS decoders too
+export const MAX_INPUT_PIXELS = 268_402_689; // sharp's own default limit, applied to the JS decoders too
 
 /**
  * Decodes an image once into oriented pixels whose long side is at most `maxSide` (never upscaled).

@@ -12,9 +12,9 @@ import type { FormPart } from '../../http/form-part.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionRepo, NewUploadFile } from '../ingestion/ingestion.repo.js';
-import type { UploadLimits } from '../ingestion/ingestion.service.js';
+import { type UploadLimits, undecodableImage } from '../ingestion/ingestion.service.js';
 import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
-import { NotMediaError, storeMedia } from '../ingestion/media-intake.js';
+import { NotMediaError, UndecodableImageError, storeMedia } from '../ingestion/media-intake.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import { type AddMediaOptions, parseAddMediaOptions } from './add-media.options.js';
 import type { AddMediaRepo } from './add-media.repo.js';
@@ -168,6 +168,10 @@ export class AddMediaService {
       return await storeMedia(this.blobs, stream, fileName, Math.min(maxFileBytes, remaining));
     } catch (err) {
       stream.resume();
+      if (err instanceof UndecodableImageError) {
+        await this.blobGc.queue([err.blobHash]);
+        throw undecodableImage(err);
+      }
       if (err instanceof NotMediaError) throw err.sniffed.kind === 'archive' ? errors.archiveInFiles(fileName) : errors.unsupportedFormat(fileName);
       if (err instanceof BlobTooLargeError) throw remaining < maxFileBytes ? errors.requestTooLarge(maxRequestBytes) : errors.fileTooLarge(fileName, maxFileBytes);
       throw err;
@@ -195,6 +199,10 @@ export class AddMediaService {
           } catch (err) {
             entry.stream.resume();
             if (err instanceof NotMediaError) skipped.push({ path: entry.path, reason: 'not an image or video' });
+            else if (err instanceof UndecodableImageError) {
+              await this.blobGc.queue([err.blobHash]);
+              skipped.push({ path: entry.path, reason: undecodableImage(err).detail });
+            }
             else if (err instanceof BlobTooLargeError) skipped.push({ path: entry.path, reason: `larger than ${this.settings.limits.maxFileBytes} bytes` });
             else throw err;
           }

@@ -7,7 +7,7 @@ import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import type { IngestionRepo, NewUploadFile } from './ingestion.repo.js';
-import { NotMediaError, storeMedia } from './media-intake.js';
+import { NotMediaError, UndecodableImageError, storeMedia } from './media-intake.js';
 
 export interface UploadLimits {
   maxFileBytes: number;
@@ -74,6 +74,7 @@ export class IngestionService {
         accepted.push(file);
       } catch (err) {
         part.stream.resume();
+        if (err instanceof UndecodableImageError) await this.blobGc.queue([err.blobHash]);
         throw uploadError(err, fileName, remaining, this.limits);
       }
     }
@@ -98,9 +99,15 @@ export class IngestionService {
   }
 }
 
-/** The HTTP error for a file that could not be stored: wrong kind of file, or over a size limit. */
+/** The HTTP error for a file that could not be stored: wrong kind of file, over a size limit, or an image that can never decode. */
 export function uploadError(err: unknown, fileName: string, remaining: number, limits: UploadLimits): unknown {
+  if (err instanceof UndecodableImageError) return undecodableImage(err);
   if (err instanceof NotMediaError) return err.sniffed.kind === 'archive' ? errors.archiveNotSupported(fileName) : errors.unsupportedFormat(fileName);
   if (err instanceof BlobTooLargeError) return remaining < limits.maxFileBytes ? errors.requestTooLarge(limits.maxRequestBytes) : errors.fileTooLarge(fileName, limits.maxFileBytes);
   return err;
+}
+
+export function undecodableImage({ fileName, verdict }: UndecodableImageError) {
+  if (verdict.problem === 'too_large') return errors.imageTooLarge(fileName, verdict.width, verdict.height, verdict.limit);
+  return errors.imageWithoutData(fileName);
 }

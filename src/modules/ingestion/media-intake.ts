@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { type BlobStore } from '../../adapters/blobs/blob-store.js';
+import { type HeaderVerdict, checkImageHeader } from '../../adapters/media/image-header.js';
 import { type Sniffed, sniff } from '../../adapters/media/sniff.js';
 import type { NewUploadFile } from './ingestion.repo.js';
 
@@ -13,9 +14,21 @@ export class NotMediaError extends Error {
   }
 }
 
+/** Why a stored image was refused: its header already shows it can never decode. Its bytes are stored under `blobHash`. */
+export class UndecodableImageError extends Error {
+  constructor(
+    readonly fileName: string,
+    readonly blobHash: string,
+    readonly verdict: HeaderVerdict,
+  ) {
+    super(`${fileName}: ${verdict.problem}`);
+  }
+}
+
 /**
  * Streams one file into the blob store, deciding its type from its first bytes (the name is never
- * consulted); a non-media file is refused before anything is stored. Throws BlobTooLargeError past `maxBytes`.
+ * consulted); a non-media file is refused before anything is stored. Throws BlobTooLargeError past `maxBytes`,
+ * and UndecodableImageError (after storing: the caller queues the bytes for the sweep) for an image whose header rules out decoding.
  */
 export async function storeMedia(blobs: BlobStore, stream: Readable, fileName: string, maxBytes: number): Promise<NewUploadFile> {
   let sniffed: Sniffed | undefined;
@@ -27,5 +40,10 @@ export async function storeMedia(blobs: BlobStore, stream: Readable, fileName: s
     },
   });
   const { kind, format, mime } = sniffed!;
+  if (kind === 'image') {
+    const local = await blobs.localFile(stored.hash);
+    const verdict = await checkImageHeader(local.path, format, stored.size).finally(() => local.release());
+    if (verdict) throw new UndecodableImageError(fileName, stored.hash, verdict);
+  }
   return { file_name: fileName, blob_hash: stored.hash, size: stored.size, kind: kind as 'image' | 'video', format, mime };
 }
