@@ -49,7 +49,7 @@ export const errors = {
     new AppError(400, `Unsupported file format: ${fileName} (images: JPEG, PNG, WebP, AVIF, TIFF, GIF, BMP, HEIC; videos: MP4, MOV, WebM, MKV, AVI)`),
   imageTooLarge: (fileName: string, width: number, height: number, limit: number) =>
     new AppError(400, `File '${fileName}' declares ${width}×${height} pixels, over the limit of ${limit}`),
-  imageWithoutData: (fileName: string) => new AppError(400, `File '${fileName}' holds no image data: it ends before the data begins`),
+  imageWithoutData: (fileName: string) => new AppError(400, `File '${fileName}' has no image data: the file ends after its header`),
   fileTooLarge: (fileName: string, limit: number) => new AppError(413, `File too large: ${fileName} exceeds the limit of ${limit} bytes`),
   requestTooLarge: (limit: number) => new AppError(413, `Request too large: the files in one request may total at most ${limit} bytes`),
   tooManyFiles: (limit: number) => new AppError(413, `Too many files in one request: the limit is ${limit}; send them in batches`),
