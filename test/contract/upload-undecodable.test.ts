@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
+import { writeZip } from '../archives/build-archives.js';
+import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { type UploadFile, createDataset, form, openTransaction, photo, processFiles, upload, waitForDataset } from '../support/ingest.js';
 
 let server: TestServer;
@@ -67,5 +71,26 @@ describe('add_media refuses images that can never decode', () => {
     expect((await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${datasetId}&task_type=MEDIA_ADDITION`)).body.tasks).toEqual([]);
 
     expect((await addMedia([photo('horses.jpg')])).status).toBe(202);
+  });
+});
+
+describe('add_media archive entries that can never decode', () => {
+  it('are skipped like non-media entries, and the rest of the archive is added', async () => {
+    const { datasetId } = await createDataset(server, owner, 'archive-undecodable', [[photo('dog.jpg')]]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-undecodable-'));
+    try {
+      const zip = path.join(dir, 'batch.zip');
+      await writeZip(zip, [{ name: 'horses.jpg', data: photo('horses.jpg').bytes }, { name: 'cut.jpg', data: headerOnlyJpeg().bytes }]);
+      const body = form([{ name: 'batch.zip', bytes: fs.readFileSync(zip), field: 'archive' }]);
+      expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/add_media`, body)).status).toBe(202);
+      const task = await waitFor(async () => {
+        const [latest] = (await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${datasetId}&task_type=MEDIA_ADDITION`)).body.tasks;
+        return latest?.status === 'COMPLETED' || latest?.status === 'FAILED' ? latest : undefined;
+      }, 60_000, 'MEDIA_ADDITION done');
+      expect(task.status_message).toMatch(/Media added: 1 file\(s\).*1 archive entry skipped/);
+      expect((await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}`)).body.n_images).toBe(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
