@@ -198,11 +198,9 @@ export class AddMediaService {
             files.push(await storeMedia(this.blobs, entry.stream, entry.path, this.settings.limits.maxFileBytes));
           } catch (err) {
             entry.stream.resume();
+            if (err instanceof UndecodableImageError) await this.blobGc.queue([err.blobHash]);
             if (err instanceof NotMediaError) skipped.push({ path: entry.path, reason: 'not an image or video' });
-            else if (err instanceof UndecodableImageError) {
-              await this.blobGc.queue([err.blobHash]);
-              skipped.push({ path: entry.path, reason: undecodableImage(err).detail });
-            }
+            else if (err instanceof UndecodableImageError) skipped.push({ path: entry.path, reason: undecodableImage(err).detail });
             else if (err instanceof BlobTooLargeError) skipped.push({ path: entry.path, reason: `larger than ${this.settings.limits.maxFileBytes} bytes` });
             else throw err;
           }
