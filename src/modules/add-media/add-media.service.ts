@@ -14,7 +14,7 @@ import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionRepo, NewUploadFile } from '../ingestion/ingestion.repo.js';
 import { type UploadLimits, undecodableImage } from '../ingestion/ingestion.service.js';
 import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
-import { NotMediaError, UndecodableImageError, storeMedia } from '../ingestion/media-intake.js';
+import { NotMediaError, UndecodableImageError, refuseUndecodable, storeMedia } from '../ingestion/media-intake.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import { type AddMediaOptions, parseAddMediaOptions } from './add-media.options.js';
 import type { AddMediaRepo } from './add-media.repo.js';
@@ -165,7 +165,7 @@ export class AddMediaService {
   private async store(stream: Readable, fileName: string, remaining: number): Promise<NewUploadFile> {
     const { maxFileBytes, maxRequestBytes } = this.settings.limits;
     try {
-      return await storeMedia(this.blobs, stream, fileName, Math.min(maxFileBytes, remaining));
+      return await refuseUndecodable(this.blobs, await storeMedia(this.blobs, stream, fileName, Math.min(maxFileBytes, remaining)));
     } catch (err) {
       stream.resume();
       if (err instanceof UndecodableImageError) {
@@ -195,7 +195,7 @@ export class AddMediaService {
       skipped.push(
         ...(await readSpooledArchive(archive, async (entry) => {
           try {
-            files.push(await storeMedia(this.blobs, entry.stream, entry.path, this.settings.limits.maxFileBytes));
+            files.push(await refuseUndecodable(this.blobs, await storeMedia(this.blobs, entry.stream, entry.path, this.settings.limits.maxFileBytes)));
           } catch (err) {
             entry.stream.resume();
             if (err instanceof UndecodableImageError) await this.blobGc.queue([err.blobHash]);

@@ -7,7 +7,7 @@ import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import type { IngestionRepo, NewUploadFile } from './ingestion.repo.js';
-import { NotMediaError, UndecodableImageError, storeMedia } from './media-intake.js';
+import { NotMediaError, UndecodableImageError, refuseUndecodable, storeMedia } from './media-intake.js';
 
 export interface UploadLimits {
   maxFileBytes: number;
@@ -69,7 +69,7 @@ export class IngestionService {
       const fileName = part.fileName || `file-${accepted.length + 1}`;
       const remaining = this.limits.maxRequestBytes - requestBytes;
       try {
-        const file = await storeMedia(this.blobs, part.stream, fileName, Math.min(this.limits.maxFileBytes, remaining));
+        const file = await refuseUndecodable(this.blobs, await storeMedia(this.blobs, part.stream, fileName, Math.min(this.limits.maxFileBytes, remaining)));
         requestBytes += file.size;
         accepted.push(file);
       } catch (err) {

@@ -27,8 +27,7 @@ export class UndecodableImageError extends Error {
 
 /**
  * Streams one file into the blob store, deciding its type from its first bytes (the name is never
- * consulted); a non-media file is refused before anything is stored. Throws BlobTooLargeError past `maxBytes`,
- * and UndecodableImageError (after storing: the caller queues the bytes for the sweep) for an image whose header rules out decoding.
+ * consulted); a non-media file is refused before anything is stored. Throws BlobTooLargeError past `maxBytes`.
  */
 export async function storeMedia(blobs: BlobStore, stream: Readable, fileName: string, maxBytes: number): Promise<NewUploadFile> {
   let sniffed: Sniffed | undefined;
@@ -40,10 +39,18 @@ export async function storeMedia(blobs: BlobStore, stream: Readable, fileName: s
     },
   });
   const { kind, format, mime } = sniffed!;
-  if (kind === 'image') {
-    const local = await blobs.localFile(stored.hash);
-    const verdict = await checkImageHeader(local.path, format, stored.size).finally(() => local.release());
-    if (verdict) throw new UndecodableImageError(fileName, stored.hash, verdict);
-  }
   return { file_name: fileName, blob_hash: stored.hash, size: stored.size, kind: kind as 'image' | 'video', format, mime };
+}
+
+/**
+ * For uploads, where the client is still there to be told: throws UndecodableImageError for a stored image whose
+ * header shows it can never decode (the caller queues its bytes for the sweep). Sources fetched by the worker skip
+ * this; processing records such files as failed.
+ */
+export async function refuseUndecodable(blobs: BlobStore, file: NewUploadFile): Promise<NewUploadFile> {
+  if (file.kind !== 'image') return file;
+  const local = await blobs.localFile(file.blob_hash);
+  const verdict = await checkImageHeader(local.path, file.format, file.size).finally(() => local.release());
+  if (verdict) throw new UndecodableImageError(file.file_name, file.blob_hash, verdict);
+  return file;
 }
