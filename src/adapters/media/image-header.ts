@@ -9,7 +9,8 @@ export type HeaderVerdict =
 
 /**
  * A cheap look at a stored image: its declared size against the decoder's pixel limit, and whether a JPEG
- * reaches its image data at all. Reads the header only (libvips metadata, a walk over JPEG segment lengths).
+ * reaches its image data at all. Reads the header only: PNG's IHDR, BMP's info header, a walk over JPEG
+ * segment lengths; libvips metadata for the other formats.
  * A header it cannot make sense of is no verdict: processing decides and records such a file as it always did.
  */
 export async function checkImageHeader(filePath: string, format: string, size: number): Promise<HeaderVerdict | null> {
@@ -27,7 +28,6 @@ export async function checkImageHeader(filePath: string, format: string, size: n
 }
 
 type OwnHeader = { width: number; height: number } | HeaderVerdict;
-
 
 function pixelVerdict(width: number, height: number): HeaderVerdict | null {
   return width * height > MAX_INPUT_PIXELS ? { problem: 'too_large', width, height, limit: MAX_INPUT_PIXELS } : null;

@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkImageHeader } from '../../src/adapters/media/image-header.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-image-header-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dog = fs.readFileSync('test/fixtures/photos/dog.jpg');
+
+async function check(bytes: Buffer, format: string) {
+  const file = path.join(dir, `${Math.random().toString(36).slice(2)}.${format}`);
+  fs.writeFileSync(file, bytes);
+  return checkImageHeader(file, format, bytes.length);
+}
+
+describe('checkImageHeader', () => {
+  it('passes whole photos of every format it reads', async () => {
+    expect(await check(dog, 'jpeg')).toBeNull();
+    expect(await check(fs.readFileSync('test/fixtures/photos/coffee.png'), 'png')).toBeNull();
+    expect(await check(await sharp(dog).webp().toBuffer(), 'webp')).toBeNull();
+    expect(await check(fs.readFileSync('test/fixtures/photos/small.heic'), 'heic')).toBeNull();
+  });
+
+  it('finds no image data in a JPEG cut anywhere before its scan data, wherever the cut falls', async () => {
+    // dog.jpg's start of scan header ends at byte 8947: up to there nothing of the image is present.
+    for (const end of [2, 600, 5000, 8340, 8945, 8947]) expect(await check(dog.subarray(0, end), 'jpeg'), `cut at ${end}`).toEqual({ problem: 'no_image_data' });
+    expect(await check(dog.subarray(0, 20_000), 'jpeg')).toBeNull(); // cut inside the scan: processing decides
+  });
+
+  it("reads the declared size from a JPEG's frame header", async () => {
+    const sof = dog.indexOf(Buffer.from([0xff, 0xc0]));
+    const huge = Buffer.from(dog);
+    huge.writeUInt16BE(40_000, sof + 5);
+    huge.writeUInt16BE(40_000, sof + 7);
+    expect(await check(huge, 'jpeg')).toEqual({ problem: 'too_large', width: 40_000, height: 40_000, limit: 268_402_689 });
+  });
+
+  it('gives no verdict on a header it cannot make sense of', async () => {
+    expect(await check(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7)]), 'jpeg')).toBeNull();
+    expect(await check(Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(500, 1)]), 'png')).toBeNull();
+  });
+});
