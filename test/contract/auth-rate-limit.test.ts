@@ -56,6 +56,15 @@ describe('failed sign-ins', () => {
     expectTooMany(await signIn(carol.api_key, carol.api_secret));
   });
 
+  it('lets no more than the limit of a parallel burst be checked', async () => {
+    const alice = await server.createUser();
+    // Open the connections first, so that the burst reaches the server at once.
+    await Promise.all(Array.from({ length: 30 }, () => server.api(null, 'GET', '/health')));
+    const answers = await Promise.all(Array.from({ length: 30 }, () => signIn(alice.api_key, 'wrong')));
+    expect(answers.filter((a) => a.status === 401)).toHaveLength(KEY_LIMIT);
+    for (const refused of answers.filter((a) => a.status !== 401)) expectTooMany(refused);
+  });
+
   it('never counts valid sign-ins', async () => {
     const alice = await server.createUser();
     for (let i = 0; i < ADDRESS_LIMIT + 2; i++) expect((await signIn(alice.api_key, alice.api_secret)).status).toBe(200);

@@ -188,7 +188,7 @@ export class AuthService {
 
   /** Sign-in from `address`: refused (429) while that address or this api_key has failed too often. */
   startSession(apiKey: string, apiSecret: string, address: string): Promise<{ cookie: string; principal: Principal; maxAge: number }> {
-    return this.failures.attempt([{ address }, { apiKey }], () => this.checkSignIn(apiKey, apiSecret));
+    return this.failures.attempt([{ address }, { apiKey }], () => this.checkSignIn(apiKey, apiSecret), { reserve: true });
   }
 
   private async checkSignIn(apiKey: string, apiSecret: string): Promise<{ cookie: string; principal: Principal; maxAge: number }> {
