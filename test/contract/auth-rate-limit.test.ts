@@ -104,4 +104,17 @@ describe('bad tokens', () => {
     await pause(Number(refused.headers.get('retry-after')) * 1000 + 200);
     expect(await me(alice.token)).toMatchObject({ status: 200, body: { email: alice.email } });
   });
+
+  it('counts bad session cookies against the address', async () => {
+    const alice = await server.createUser();
+    const cookie = { cookie: 'loupe_session=not-a-session' };
+    for (let i = 0; i < ADDRESS_LIMIT; i++) {
+      expect(await server.api(null, 'GET', '/api/v1/auth/me', undefined, cookie)).toMatchObject({
+        status: 401,
+        body: { detail: 'Invalid token: session expired or unknown' },
+      });
+    }
+    expectTooMany(await server.api(null, 'GET', '/api/v1/auth/me', undefined, cookie));
+    expectTooMany(await me(alice.token));
+  });
 });

@@ -10,8 +10,9 @@ interface Store {
   incr(key: string, cb: Callback, timeWindowMs: number, max: number): void;
   read(key: string, cb: Callback, timeWindowMs: number, max: number): void;
 }
-// @fastify/rate-limit's in-memory store (an LRU of fixed windows, with a non-counting `read`); its plugin hooks
-// count every request, and only failures may count here, so this uses the store directly.
+// @fastify/rate-limit's in-memory store (an LRU of fixed windows, with a non-counting `read`), used directly: the
+// plugin's limiters need a Fastify instance and request, the service has neither, and a sign-in's check and its
+// reservation must happen with no await in between, which this store (answering synchronously) allows.
 const LocalStore = createRequire(import.meta.url)('@fastify/rate-limit/store/LocalStore.js') as new (
   continueExceeding: boolean,
   exponentialBackoff: boolean,
