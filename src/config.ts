@@ -18,6 +18,11 @@ export interface Config {
   secretKey: Buffer | null;
   tokenMaxLifetimeSeconds: number;
   sessionLifetimeSeconds: number;
+  /** Failed sign-ins or bad tokens allowed per api_key in each window before 429. */
+  authFailureLimit: number;
+  /** The same per client address: higher, as users behind one NAT share it. */
+  authFailureAddressLimit: number;
+  authFailureWindowSeconds: number;
   workerConcurrency: number;
   upload: { maxFileBytes: number; maxRequestBytes: number; maxFilesPerRequest: number };
   media: { concurrency: number; videoMaxFrames: number; videoFrameIntervalSeconds: number; sceneThreshold: number };
@@ -159,6 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     secretKey: secretKey(),
     tokenMaxLifetimeSeconds: integer('TOKEN_MAX_LIFETIME_SECONDS', 86_400, 60, 31_536_000),
     sessionLifetimeSeconds: integer('SESSION_LIFETIME_SECONDS', 604_800, 60, 31_536_000),
+    authFailureLimit: integer('AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
+    authFailureAddressLimit: integer('AUTH_FAILURE_ADDRESS_LIMIT', 100, 1, 1_000_000),
+    authFailureWindowSeconds: integer('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
     workerConcurrency: integer('WORKER_CONCURRENCY', 2, 1, 64),
     upload: {
       maxFileBytes: integer('MAX_FILE_BYTES', 2 * GiB, 1, Number.MAX_SAFE_INTEGER),

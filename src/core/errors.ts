@@ -3,6 +3,8 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    /** Headers the answer carries besides the body (Retry-After on a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -14,6 +16,8 @@ export const errors = {
   notAuthenticated: () => new AppError(401, 'Not authenticated'),
   invalidToken: (why: string) => new AppError(401, `Invalid token: ${why}`),
   invalidCredentials: () => new AppError(401, 'Invalid api_key or api_secret'),
+  tooManyAuthFailures: (seconds: number) =>
+    new AppError(429, `Too many failed authentication attempts; retry in ${seconds} s`, { 'retry-after': String(seconds) }),
 
   datasetNotFound: () => new AppError(404, 'Dataset not found'),
   userNotFound: (email: string) => new AppError(404, `User not found: ${email}`),

@@ -34,11 +34,11 @@ export async function authenticate(request: FastifyRequest, auth: AuthService): 
   const header = request.headers.authorization;
   if (header) {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match) throw errors.invalidToken('expected "Authorization: Bearer <token>"');
-    return auth.verifyToken(match[1]!);
+    if (!match) return auth.rejectMalformedHeader(request.ip, 'expected "Authorization: Bearer <token>"');
+    return auth.verifyToken(match[1]!, request.ip);
   }
   const cookie = sessionCookie(request);
-  if (cookie) return auth.verifySession(cookie);
+  if (cookie) return auth.verifySession(cookie, request.ip);
   const local = auth.localPrincipal();
   if (local) return local;
   throw errors.notAuthenticated();

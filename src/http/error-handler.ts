@@ -4,7 +4,7 @@ import { AppError } from '../core/errors.js';
 /** The one place errors become HTTP: `{"detail": "..."}` with the status the spec names. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
-    if (err instanceof AppError) return reply.code(err.status).send({ detail: err.detail });
+    if (err instanceof AppError) return reply.code(err.status).headers(err.headers).send({ detail: err.detail });
     if ('validation' in err && err.validation) {
       const allowed = err.validation[0]?.params?.allowedValues;
       const detail = Array.isArray(allowed) ? `${err.message}: ${allowed.join(', ')}` : err.message;

@@ -35,6 +35,18 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).toMatch(/--role must be one of api, worker, all/);
   });
 
+  it('limits failed authentication to 20 a minute per api_key and 100 per address unless told, and checks the values', () => {
+    expect(loadConfig({})).toMatchObject({ authFailureLimit: 20, authFailureAddressLimit: 100, authFailureWindowSeconds: 60 });
+    expect(loadConfig({ AUTH_FAILURE_LIMIT: '5', AUTH_FAILURE_ADDRESS_LIMIT: '9', AUTH_FAILURE_WINDOW_SECONDS: '2' })).toMatchObject({
+      authFailureLimit: 5,
+      authFailureAddressLimit: 9,
+      authFailureWindowSeconds: 2,
+    });
+    expect(() => loadConfig({ AUTH_FAILURE_LIMIT: '0', AUTH_FAILURE_ADDRESS_LIMIT: 'many', AUTH_FAILURE_WINDOW_SECONDS: '-1' })).toThrow(
+      /AUTH_FAILURE_LIMIT must be an integer from 1[\s\S]*AUTH_FAILURE_ADDRESS_LIMIT must be an integer[\s\S]*AUTH_FAILURE_WINDOW_SECONDS must be an integer from 1/,
+    );
+  });
+
   it('reads the role from the argument before the environment', () => {
     expect(loadConfig({ LOUPE_ROLE: 'worker' }).role).toBe('worker');
     expect(loadConfig({ LOUPE_ROLE: 'worker' }, { role: 'api' }).role).toBe('api');

@@ -53,7 +53,16 @@ export function seededDataDir(): string {
 export async function startTestServer(options: { jobs?: JobDefinition[]; env?: Record<string, string>; dataDir?: string; log?: Logger } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? seededDataDir();
   // One image thread: each thread loads the models on its first image, which costs more than a test's few images gain.
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', MEDIA_CONCURRENCY: '1', ...options.env });
+  // Every test client is 127.0.0.1, and suites send many bad tokens on purpose: the failure limit is its own test's.
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    MEDIA_CONCURRENCY: '1',
+    AUTH_FAILURE_LIMIT: '1000000',
+    AUTH_FAILURE_ADDRESS_LIMIT: '1000000',
+    ...options.env,
+  });
   const loupe = await startLoupe(config, {
     log: options.log,
     jobs: options.jobs,

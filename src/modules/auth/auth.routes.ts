@@ -17,11 +17,11 @@ export function authRoutes(app: FastifyInstance, deps: { auth: AuthService; secu
         tags: ['auth'],
         summary: 'Sign in with an API key pair; sets an HttpOnly session cookie accepted by every route (also when sent as `SESSION`)',
         body: SessionRequest,
-        response: { 200: Me, ...errorResponses(401, 422) },
+        response: { 200: Me, ...errorResponses(401, 422, 429) },
       },
     },
     async (request, reply) => {
-      const session = await auth.startSession(request.body.api_key, request.body.api_secret);
+      const session = await auth.startSession(request.body.api_key, request.body.api_secret, request.ip);
       reply.setCookie(SESSION_COOKIE, session.cookie, {
         path: '/',
         httpOnly: true,

@@ -2,6 +2,7 @@ import { type KeyObject, createHash, createSecretKey, randomBytes, timingSafeEqu
 import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { KeyBox } from '../../adapters/secrets/key-box.js';
 import { errors } from '../../core/errors.js';
+import { AuthFailures, type FailureSubject } from './auth-failures.js';
 import type { AuthRepo } from './auth.repo.js';
 
 /** The signed-in caller, as every service sees it. */
@@ -35,12 +36,26 @@ interface CachedKey {
 export class AuthService {
   private readonly keys = new Map<string, CachedKey>();
   private local: Principal | null = null;
+  private readonly failures: AuthFailures;
 
   constructor(
     private readonly repo: AuthRepo,
     private readonly keyBox: KeyBox,
-    private readonly options: { tokenMaxLifetimeSeconds: number; sessionLifetimeSeconds: number },
-  ) {}
+    private readonly options: {
+      tokenMaxLifetimeSeconds: number;
+      sessionLifetimeSeconds: number;
+      /** Defaults as in config.ts: 20 failures a minute per api_key, 100 per address. */
+      authFailureLimit?: number;
+      authFailureAddressLimit?: number;
+      authFailureWindowSeconds?: number;
+    },
+  ) {
+    this.failures = new AuthFailures({
+      keyLimit: options.authFailureLimit ?? 20,
+      addressLimit: options.authFailureAddressLimit ?? 100,
+      windowSeconds: options.authFailureWindowSeconds ?? 60,
+    });
+  }
 
   /** Single-user local mode: finds or creates the local user; from then on requests without credentials act as it. */
   async localUser(): Promise<Principal> {
@@ -110,8 +125,21 @@ export class AuthService {
     return this.repo.findUserByEmail(email);
   }
 
+  /** A token from `address`: refused (429) while that address or the token's api_key has failed too often. */
+  verifyToken(token: string, address: string): Promise<Principal> {
+    const subjects: FailureSubject[] = [{ address }];
+    const kid = kidOf(token);
+    if (kid) subjects.push({ apiKey: kid });
+    return this.failures.attempt(subjects, () => this.checkToken(token));
+  }
+
+  /** A malformed header from `address` counts as a failed attempt like a bad token. */
+  rejectMalformedHeader(address: string, why: string): Promise<never> {
+    return this.failures.attempt([{ address }], () => Promise.reject(errors.invalidToken(why)));
+  }
+
   /** Verifies a client-signed JWT exactly as clients of the hosted service sign them (HS256, kid = sub = api_key). */
-  async verifyToken(token: string): Promise<Principal> {
+  private async checkToken(token: string): Promise<Principal> {
     let header: ReturnType<typeof decodeProtectedHeader>;
     try {
       header = decodeProtectedHeader(token);
@@ -158,7 +186,12 @@ export class AuthService {
     return signClientToken(issued.api_key, issued.api_secret, ttlSeconds);
   }
 
-  async startSession(apiKey: string, apiSecret: string): Promise<{ cookie: string; principal: Principal; maxAge: number }> {
+  /** Sign-in from `address`: refused (429) while that address or this api_key has failed too often. */
+  startSession(apiKey: string, apiSecret: string, address: string): Promise<{ cookie: string; principal: Principal; maxAge: number }> {
+    return this.failures.attempt([{ address }, { apiKey }], () => this.checkSignIn(apiKey, apiSecret), { reserve: true });
+  }
+
+  private async checkSignIn(apiKey: string, apiSecret: string): Promise<{ cookie: string; principal: Principal; maxAge: number }> {
     const key = await this.repo.findActiveKey(apiKey);
     if (!key || !sameSecret(this.keyBox.open(key.secret_ciphertext), apiSecret)) throw errors.invalidCredentials();
     const cookie = randomBytes(32).toString('base64url');
@@ -167,7 +200,11 @@ export class AuthService {
     return { cookie, principal: { userId: key.user_id, email: key.email }, maxAge };
   }
 
-  async verifySession(cookie: string): Promise<Principal> {
+  verifySession(cookie: string, address: string): Promise<Principal> {
+    return this.failures.attempt([{ address }], () => this.checkSession(cookie));
+  }
+
+  private async checkSession(cookie: string): Promise<Principal> {
     const user = await this.repo.findSessionUser(hash(cookie));
     if (!user) throw errors.invalidToken('session expired or unknown');
     return { userId: user.id, email: user.email };
@@ -187,6 +224,16 @@ export function signClientToken(apiKey: string, apiSecret: string, ttlSeconds: n
     .setIssuedAt(now)
     .setExpirationTime(now + ttlSeconds)
     .sign(new TextEncoder().encode(apiSecret));
+}
+
+/** The api_key a token names, read without verifying it (only to count its failures). */
+function kidOf(token: string): string | undefined {
+  try {
+    const { kid } = decodeProtectedHeader(token);
+    return typeof kid === 'string' && kid !== '' ? kid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function hash(value: string): string {

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { signClientToken } from '../../src/modules/auth/auth.service.js';
+import { type ApiResponse, type TestServer, startTestServer } from '../support/server.js';
+
+// Every request here comes from 127.0.0.1 (the server does not trust X-Forwarded-For), so the address limit is
+// tested with that one address and the key limit with several keys from it.
+const KEY_LIMIT = 3;
+const ADDRESS_LIMIT = 8;
+const WINDOW_SECONDS = 2;
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({
+    env: { AUTH_FAILURE_LIMIT: String(KEY_LIMIT), AUTH_FAILURE_ADDRESS_LIMIT: String(ADDRESS_LIMIT), AUTH_FAILURE_WINDOW_SECONDS: String(WINDOW_SECONDS) },
+  });
+});
+afterAll(() => server?.close());
+// Each test starts with no failures counted: the counters of the one address outlive a test by up to a window.
+beforeEach(() => pause(WINDOW_SECONDS * 1000 + 200));
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const signIn = (api_key: string, api_secret: string) => server.api(null, 'POST', '/api/v1/auth/session', { api_key, api_secret });
+const me = (token: string) => server.api(token, 'GET', '/api/v1/auth/me');
+const WRONG = { status: 401, body: { detail: 'Invalid api_key or api_secret' } };
+
+function expectTooMany(res: ApiResponse): void {
+  expect(res.status).toBe(429);
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(WINDOW_SECONDS);
+  expect(res.body).toEqual({ detail: `Too many failed authentication attempts; retry in ${retryAfter} s` });
+}
+
+describe('failed sign-ins', () => {
+  it('answers 429 with Retry-After once an api_key has failed the limit, even with the right secret', async () => {
+    const alice = await server.createUser();
+    for (let i = 0; i < KEY_LIMIT; i++) expect(await signIn(alice.api_key, 'wrong')).toMatchObject(WRONG);
+    expectTooMany(await signIn(alice.api_key, 'wrong'));
+    expectTooMany(await signIn(alice.api_key, alice.api_secret));
+  });
+
+  it('counts each api_key on its own', async () => {
+    const alice = await server.createUser();
+    const bob = await server.createUser();
+    for (let i = 0; i < KEY_LIMIT; i++) expect(await signIn(alice.api_key, 'wrong')).toMatchObject(WRONG);
+    expectTooMany(await signIn(alice.api_key, 'wrong'));
+    expect(await signIn(bob.api_key, 'wrong')).toMatchObject(WRONG);
+    expect(await signIn(bob.api_key, bob.api_secret)).toMatchObject({ status: 200, body: { email: bob.email } });
+  });
+
+  it('answers 429 once the address has failed its limit, whatever the api_key', async () => {
+    const carol = await server.createUser();
+    for (let i = 0; i < ADDRESS_LIMIT; i++) expect(await signIn(`lk_unknown_${i}`, 'wrong')).toMatchObject(WRONG);
+    expectTooMany(await signIn('lk_unknown_next', 'wrong'));
+    expectTooMany(await signIn(carol.api_key, carol.api_secret));
+  });
+
+  it('lets no more than the limit of a parallel burst be checked', async () => {
+    const alice = await server.createUser();
+    // Open the connections first, so that the burst reaches the server at once.
+    await Promise.all(Array.from({ length: 30 }, () => server.api(null, 'GET', '/health')));
+    const answers = await Promise.all(Array.from({ length: 30 }, () => signIn(alice.api_key, 'wrong')));
+    expect(answers.filter((a) => a.status === 401)).toHaveLength(KEY_LIMIT);
+    for (const refused of answers.filter((a) => a.status !== 401)) expectTooMany(refused);
+  });
+
+  it('never counts valid sign-ins', async () => {
+    const alice = await server.createUser();
+    for (let i = 0; i < ADDRESS_LIMIT + 2; i++) expect((await signIn(alice.api_key, alice.api_secret)).status).toBe(200);
+    for (let i = 0; i < KEY_LIMIT; i++) expect(await signIn(alice.api_key, 'wrong')).toMatchObject(WRONG);
+    expectTooMany(await signIn(alice.api_key, 'wrong'));
+  });
+
+  it('lets attempts through again once the window has passed', async () => {
+    const alice = await server.createUser();
+    for (let i = 0; i < KEY_LIMIT; i++) expect(await signIn(alice.api_key, 'wrong')).toMatchObject(WRONG);
+    const refused = await signIn(alice.api_key, alice.api_secret);
+    expectTooMany(refused);
+    await pause(Number(refused.headers.get('retry-after')) * 1000 + 200);
+    expect(await signIn(alice.api_key, alice.api_secret)).toMatchObject({ status: 200, body: { email: alice.email } });
+  });
+});
+
+describe('bad tokens', () => {
+  it('answers 429 once an api_key has sent the limit of bad tokens; other keys and valid tokens pass', async () => {
+    const alice = await server.createUser();
+    const bob = await server.createUser();
+    const forged = await signClientToken(alice.api_key, 'not-her-secret', 600);
+    for (let i = 0; i < KEY_LIMIT; i++) {
+      expect(await me(forged)).toMatchObject({ status: 401, body: { detail: 'Invalid token: signature verification failed' } });
+    }
+    expectTooMany(await me(forged));
+    expectTooMany(await me(alice.token));
+    for (let i = 0; i < ADDRESS_LIMIT; i++) expect((await me(bob.token)).status).toBe(200);
+    expect(await me(bob.token)).toMatchObject({ status: 200, body: { email: bob.email } });
+  });
+
+  it('answers 429 once the address has sent the limit of bad tokens, then passes again after the window', async () => {
+    const alice = await server.createUser();
+    for (let i = 0; i < ADDRESS_LIMIT; i++) expect(await me('not-a-jwt')).toMatchObject({ status: 401, body: { detail: 'Invalid token: malformed token' } });
+    const refused = await me(alice.token);
+    expectTooMany(refused);
+    await pause(Number(refused.headers.get('retry-after')) * 1000 + 200);
+    expect(await me(alice.token)).toMatchObject({ status: 200, body: { email: alice.email } });
+  });
+
+  it('counts bad session cookies against the address', async () => {
+    const alice = await server.createUser();
+    const cookie = { cookie: 'loupe_session=not-a-session' };
+    for (let i = 0; i < ADDRESS_LIMIT; i++) {
+      expect(await server.api(null, 'GET', '/api/v1/auth/me', undefined, cookie)).toMatchObject({
+        status: 401,
+        body: { detail: 'Invalid token: session expired or unknown' },
+      });
+    }
+    expectTooMany(await server.api(null, 'GET', '/api/v1/auth/me', undefined, cookie));
+    expectTooMany(await me(alice.token));
+  });
+});
