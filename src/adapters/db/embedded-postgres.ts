@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { isAlive, postmasterPid, stopPostmaster, stopPostmasterNow, waitFor } from './postmaster.js';
 
 export type EmbeddedOwner = 'server' | 'cli';
 
@@ -56,7 +57,7 @@ export async function startEmbeddedPostgres(dataDir: string, owner: EmbeddedOwne
   const password = fs.readFileSync(paths.passwordFile, 'utf8').trim();
   const poolConfig: pg.PoolConfig = { host: paths.socketDir, port: PORT, user: USER, password, database: DATABASE };
 
-  const runningPid = postmasterPid(paths);
+  const runningPid = postmasterPid(paths.cluster);
   const holder = readLock(paths);
   if (runningPid !== null && holder && holder.pid !== process.pid && isAlive(holder.pid)) {
     if (owner === 'cli') return { poolConfig, owned: false, stop: async () => {} };
@@ -66,26 +67,29 @@ export async function startEmbeddedPostgres(dataDir: string, owner: EmbeddedOwne
     await waitFor(() => !isAlive(holder.pid), 30_000, `the Loupe command (pid ${holder.pid}) using ${paths.dataDir} did not finish`);
   }
 
-  if (postmasterPid(paths) === null) {
+  if (postmasterPid(paths.cluster) === null) {
     await launch(paths, binaries.postgres, runAs, poolConfig);
   } else {
-    log.warn({ pid: postmasterPid(paths) }, 'adopting an embedded PostgreSQL left running by a previous Loupe process');
+    log.warn({ pid: postmasterPid(paths.cluster) }, 'adopting an embedded PostgreSQL left running by a previous Loupe process');
   }
   writeLock(paths, { pid: process.pid, owner });
   await ensureDatabase(poolConfig);
 
   let stopping: Promise<void> | null = null;
   // A process that exits before stop() finished (a second SIGTERM, close-with-grace's timeout) still stops its database.
-  const stopOnExit = () => stopNow(paths);
+  const stopOnExit = () => {
+    stopPostmasterNow(paths.cluster);
+    releaseLock(paths);
+  };
   process.once('exit', stopOnExit);
   return {
     poolConfig,
     owned: true,
     stop: () =>
       (stopping ??= (async () => {
-        await shutdown(paths);
+        await stopPostmaster(paths.cluster);
         process.removeListener('exit', stopOnExit);
-        if (readLock(paths)?.pid === process.pid) fs.rmSync(paths.lockFile, { force: true });
+        releaseLock(paths);
       })()),
   };
 }
@@ -211,70 +215,6 @@ async function ensureDatabase(poolConfig: pg.PoolConfig): Promise<void> {
   }
 }
 
-async function shutdown(paths: Paths): Promise<void> {
-  const pid = postmasterPid(paths);
-  if (pid === null) return;
-  process.kill(pid, 'SIGINT');
-  try {
-    await waitFor(() => !isAlive(pid), 20_000, 'embedded PostgreSQL did not stop');
-  } catch {
-    process.kill(pid, 'SIGQUIT');
-    await waitFor(() => !isAlive(pid), 5_000, 'embedded PostgreSQL did not stop');
-  }
-}
-
-/** stop()'s work for an 'exit' listener, where nothing asynchronous runs: a fast shutdown, waited for by blocking. */
-function stopNow(paths: Paths): void {
-  const pid = postmasterPid(paths);
-  if (pid !== null) {
-    // Exited, it stays a zombie (no event loop reaps it here): its pid file going is the sign it stopped.
-    const gone = () => postmasterPid(paths) === null;
-    signal(pid, 'SIGINT');
-    if (!blockUntil(gone, 20_000)) {
-      signal(pid, 'SIGQUIT');
-      blockUntil(gone, 5_000);
-    }
-  }
-  if (readLock(paths)?.pid === process.pid) fs.rmSync(paths.lockFile, { force: true });
-}
-
-/** A throw from an 'exit' listener would replace the exit code; a postmaster that just stopped needs no signal. */
-function signal(pid: number, name: NodeJS.Signals): void {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // Already gone.
-  }
-}
-
-function blockUntil(done: () => boolean, timeoutMs: number): boolean {
-  const deadline = Date.now() + timeoutMs;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  while (!done()) {
-    if (Date.now() > deadline) return false;
-    Atomics.wait(pause, 0, 0, 50);
-  }
-  return true;
-}
-
-/** The pid of a live postmaster for this cluster, or null; a pid file left by a crash is ignored. */
-function postmasterPid(paths: Paths): number | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(paths.cluster, 'postmaster.pid'), 'utf8');
-  } catch {
-    return null;
-  }
-  const pid = Number(text.split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
-  try {
-    if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres')) return null;
-  } catch {
-    // No /proc (macOS): trust the pid file.
-  }
-  return pid;
-}
-
 function readLock(paths: Paths): LockInfo | null {
   try {
     return JSON.parse(fs.readFileSync(paths.lockFile, 'utf8')) as LockInfo;
@@ -287,21 +227,8 @@ function writeLock(paths: Paths, lock: LockInfo): void {
   fs.writeFileSync(paths.lockFile, JSON.stringify(lock));
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function waitFor(done: () => boolean, timeoutMs: number, message: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(message);
-    await sleep(50);
-  }
+function releaseLock(paths: Paths): void {
+  if (readLock(paths)?.pid === process.pid) fs.rmSync(paths.lockFile, { force: true });
 }
 
 function logTail(paths: Paths): string {
