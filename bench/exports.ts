@@ -1,27 +1,19 @@
-import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
-import type { FsBlobStore } from '../src/adapters/blobs/fs-blob-store.js';
 import { type Loupe, startLoupe } from '../src/server.js';
 import { RssSampler } from './lib/ingest.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
 import { seedIndexedDataset } from './lib/seed-media.js';
+import { putRandomImageBlobs, rawReadSeconds, timeExport } from './lib/export-run.js';
 import { intFromEnv } from './lib/env.js';
 
 const MB = 1e6;
 const GOAL_IMAGES_RATIO = 0.7;
 const GOAL_1M_PARQUET_S = 10;
 const GOAL_RSS_MB = 300;
-
-/** Sinks bytes the way `cat > /dev/null` does. */
-const devNull = () => new Writable({ write: (_chunk, _enc, done) => done() });
 
 /**
  * Exports through the HTTP API of one Loupe in this process: metadata only of seeded datasets (10k as JSON
@@ -39,36 +31,18 @@ export async function exportsBench(): Promise<BenchReport> {
     loupe = await startLoupe(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', EXPORT_MAX_ITEMS: String(10 * bigItems) }, { role: 'all' }));
     const issued = await loupe.container.services.auth.createUser('bench-exports@example.com');
     const token = await signClientToken(issued.api_key, issued.api_secret, 3600);
-    const api = async (route: string) => {
-      const res = await fetch(`${loupe!.url}${route}`, { headers: { authorization: `Bearer ${token}` } });
-      if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<Record<string, string>>;
-    };
 
-    // The image files: incompressible bytes of a 1024x768 JPEG's size (a ZIP stores them as they are either way).
-    const blobs: Array<{ hash: string; size: number }> = [];
-    for (let i = 0; i < images; i++) blobs.push(await loupe.container.blobs.putBuffer(randomBytes(120_000 + ((i * 7919) % 20_000))));
+    const blobs = await putRandomImageBlobs(loupe, images);
     const imageBytes = blobs.reduce((sum, b) => sum + b.size, 0);
 
     const rows: string[][] = [];
     const growths: number[] = [];
     const run = async (label: string, datasetId: string, query: string, items: number, bytes: number | null) => {
-      global.gc?.();
-      await sleep(200);
-      const base = rss.sample();
-      const start = performance.now();
-      const { id } = await api(`/api/v1/dataset/${datasetId}/export_context_async?${query}`);
-      let done: Record<string, string>;
-      for (;;) {
-        done = await api(`/api/v1/dataset/${datasetId}/export_status?export_task_id=${id}`);
-        if (done.status !== 'PENDING') break;
-        await sleep(20);
-      }
-      const seconds = (performance.now() - start) / 1000;
-      if (done.status !== 'COMPLETED') throw new Error(`${label}: ${done.status} ${done.result_message}`);
-      const size = Number((await fetch(done.download_uri!, { method: 'HEAD' })).headers.get('content-length'));
-      const peak = rss.peak(start) / MB;
-      rows.push([label, String(items), fixed(size / MB, 1), fixed(seconds, 2), fixed(items / seconds, 0), bytes === null ? '-' : fixed(bytes / MB / seconds, 1), fixed(base / MB, 0), fixed(peak, 0), fixed(peak - base / MB, 0)]);
+      const t = await timeExport(loupe!.url!, token, datasetId, query, rss);
+      const { seconds } = t;
+      const base = t.rssBefore;
+      const peak = t.rssPeak / MB;
+      rows.push([label, String(items), fixed(t.archiveBytes / MB, 1), fixed(seconds, 2), fixed(items / seconds, 0), bytes === null ? '-' : fixed(bytes / MB / seconds, 1), fixed(base / MB, 0), fixed(peak, 0), fixed(peak - base / MB, 0)]);
       growths.push(peak - base / MB);
       return { seconds, peak, growth: peak - base / MB, mbps: bytes === null ? 0 : bytes / MB / seconds };
     };
@@ -78,11 +52,7 @@ export async function exportsBench(): Promise<BenchReport> {
     await run(`metadata only, Parquet, ${metaItems} media`, small, 'file_name=m&export_format=parquet', metaItems, null);
 
     const withImages = await seedIndexedDataset(loupe, issued.user_id, 'bench-export-images', images, blobs);
-    const store = loupe.container.blobs as FsBlobStore;
-    global.gc?.();
-    const rawStart = performance.now();
-    for (const blob of blobs) await pipeline(createReadStream(store.pathOf(blob.hash)), devNull());
-    const rawSeconds = (performance.now() - rawStart) / 1000;
+    const rawSeconds = await rawReadSeconds(loupe, blobs);
     const rawMbps = imageBytes / MB / rawSeconds;
     rows.push([`raw read of the same ${images} files (cat > /dev/null)`, String(images), fixed(imageBytes / MB, 1), fixed(rawSeconds, 2), fixed(images / rawSeconds, 0), fixed(rawMbps, 1), '-', '-', '-']);
     const withFiles = await run(`with images, JSON, ${images} media`, withImages, 'file_name=i&export_format=json&include_images=true', images, imageBytes);

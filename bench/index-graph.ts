@@ -59,7 +59,7 @@ setInterval(() => {
 }, workerData.intervalMs);
 `;
 
-class PeakRssSampler {
+export class PeakRssSampler {
   private readonly peakKib = new Int32Array(new SharedArrayBuffer(4));
   private readonly worker: Worker;
 
@@ -85,7 +85,7 @@ class PeakRssSampler {
 }
 
 /** Linux: sets VmHWM (peak RSS) back to the current RSS (writing 5 to clear_refs, Linux >= 4.0). */
-function resetVmHwm(): boolean {
+export function resetVmHwm(): boolean {
   try {
     writeFileSync('/proc/self/clear_refs', '5');
     return true;
@@ -95,7 +95,7 @@ function resetVmHwm(): boolean {
 }
 
 /** The kernel's exact peak RSS of this process (bytes), NaN off Linux. */
-function vmHwm(): number {
+export function vmHwm(): number {
   try {
     const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
     return m ? Number(m[1]) * 1024 : Number.NaN;
@@ -111,7 +111,7 @@ async function settle(): Promise<void> {
   await sleep(1000);
 }
 
-interface Recall {
+export interface Recall {
   queries: number;
   recall: number;
   /** Queries whose 10 approximate neighbours were all exact ones. */
@@ -124,9 +124,11 @@ interface Recall {
 /**
  * recall@10 of the saved HNSW index: for random items (as queries), its top 10 other items (search() of
  * VectorIndex.load, the path similarity search uses) against the exact top 10 by brute force (usearch
- * exactSearch, f32, cosine) over the same centred vectors. Self is dropped from both lists.
+ * exactSearch, f32, cosine) over the same centred vectors. Self is dropped from both lists. `itemOfKey`
+ * maps an index key to its row of `vectors` (-1: a key with no row here) when the index was built in
+ * another order; without it keys are rows.
  */
-function measureRecall(vectors: Float32Array, n: number, d: number, indexPath: string, seed: number): Recall {
+export function measureRecall(vectors: Float32Array, n: number, d: number, indexPath: string, seed: number, itemOfKey?: Int32Array): Recall {
   const rng = new Rng(seed);
   const q = Math.min(RECALL_QUERIES, n);
   const chosen = new Set<number>();
@@ -155,7 +157,8 @@ function measureRecall(vectors: Float32Array, n: number, d: number, indexPath: s
     t = performance.now();
     const found = index.search(queries.subarray(r * d, (r + 1) * d), k).ordinals;
     searchSeconds += (performance.now() - t) / 1000;
-    const approx = Array.from(found).filter((o) => o !== id).slice(0, NEIGHBOURS_K);
+    const items = itemOfKey ? Array.from(found, (key) => itemOfKey[key] ?? -1) : Array.from(found);
+    const approx = items.filter((o) => o !== id && o >= 0).slice(0, NEIGHBOURS_K);
     const h = approx.filter((o) => truth.has(o)).length;
     hits += h;
     if (h === NEIGHBOURS_K) perfect++;

@@ -11,6 +11,7 @@ import { taskList } from './task-list.js';
 import { enrichmentModels } from './enrichment-models.js';
 import { enrichmentEndToEnd } from './enrichment.js';
 import { importStages } from './import-stages.js';
+import { scale } from './scale.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
@@ -25,6 +26,10 @@ import { importStages } from './import-stages.js';
  * BENCH_ENRICH_E2E_IMAGES, BENCH_ENRICH_MODELS for enrichment (end to end through the API): photos (default 1000), TYPE=model_id pairs.
  * BENCH_ANNOTATION_MEDIA, BENCH_TAG_MEDIA, BENCH_IMPORT_ROWS for annotations (defaults 1000000, 100000, 1000000).
  * BENCH_IMPORT_ROWS, BENCH_STAGE_RUNS for import-stages: media and rows, and runs of each stage (defaults 1000000, 3).
+ * scale (issue 23's table in one install): BENCH_SCALE_MEDIA seeded media (default 1000000), BENCH_SCALE_SAMPLES timed requests
+ * per page row (default 20) within BENCH_SCALE_ROW_BUDGET_S seconds (default 20; at least 3), BENCH_SCALE_ADD_IMAGES for its add_media
+ * (default 1000), BENCH_SCALE_EXPORT_IMAGES (default 2000), BENCH_SCALE_TASKS (default = media); BENCH_EXPLAIN=1 writes EXPLAIN ANALYZE
+ * of every query behind each timed page to BENCH_EXPLAIN_FILE (default a file in the temp dir, named in the notes).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -39,6 +44,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   enrichment: enrichmentEndToEnd,
   annotations,
   'import-stages': importStages,
+  scale,
 };
 
 function print(report: BenchReport): void {

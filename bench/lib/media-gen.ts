@@ -103,3 +103,23 @@ export async function generateVideos(dir: string, count: number, seed: number): 
   }
   return out;
 }
+
+/**
+ * `count` small distinct JPEGs (320x240, quality 80, ~10-20 KB): a seeded colour under seeded noise, quick to make and
+ * to decode, for benches that time what happens after the decode (add_media's attach and partial index).
+ */
+export async function generateSmallJpegs(dir: string, prefix: string, count: number, seed: number): Promise<GeneratedFile[]> {
+  await mkdir(dir, { recursive: true });
+  const out: GeneratedFile[] = [];
+  for (let i = 0; i < count; i++) {
+    const rnd = prng(seed * 100_003 + i);
+    const background = { r: Math.floor(rnd() * 256), g: Math.floor(rnd() * 256), b: Math.floor(rnd() * 256) };
+    const name = `${prefix}-${String(i + 1).padStart(4, '0')}.jpg`;
+    const file = path.join(dir, name);
+    const info = await sharp({ create: { width: 320, height: 240, channels: 3, background, noise: { type: 'gaussian', mean: 128, sigma: 10 + rnd() * 40 } } })
+      .jpeg({ quality: 80 })
+      .toFile(file);
+    out.push({ path: file, name, bytes: info.size });
+  }
+  return out;
+}
