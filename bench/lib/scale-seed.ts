@@ -87,10 +87,10 @@ export function regenerate(count: number, d: number): Float32Array {
 export async function seedNotifications(loupe: Loupe, userId: string, datasetId: string, count: number): Promise<void> {
   const { db } = loupe.container.database;
   await sql`insert into notifications (user_id, dataset_id, entity_type, entity_id, batch_id, title, message, metadata, read_at, created_at)
-    select ${userId}::uuid, ${datasetId}::uuid, 'saved_view', gen_random_uuid(), gen_random_uuid(), 'New results in "bench ' || (g % 7) || '"',
+    select ${userId}::uuid, ${datasetId}::uuid, 'saved_view', gen_random_uuid(), b, 'New results in "bench ' || (g % 7) || '"',
       g % 50 || ' new media in bench-scale match the saved view "bench ' || (g % 7) || '"',
-      jsonb_build_object('is_alert', true, 'view_name', 'bench ' || (g % 7), 'dataset_name', 'bench-scale', 'result_count', g % 50),
+      jsonb_build_object('batch_id', b, 'is_alert', true, 'view_name', 'bench ' || (g % 7), 'dataset_name', 'bench-scale', 'result_count', g % 50),
       case when g % 10 = 0 then null else now() end, now() - g * interval '1 second'
-    from generate_series(1, ${count}::int) g`.execute(db);
+    from (select g, gen_random_uuid() as b from generate_series(1, ${count}::int) g) s`.execute(db);
   await sql`analyze notifications`.execute(db);
 }
