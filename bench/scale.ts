@@ -179,12 +179,26 @@ export async function scale(): Promise<BenchReport> {
       if (res.status !== expect) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 300)}`);
       return text ? (JSON.parse(text) as Record<string, any>) : {};
     };
-    const timed = async (name: string, route: string): Promise<Latency> => {
-      const lat = await sequentialLatency(`${url}${route}`, auth, latencyOptions);
-      if (explainFile) explains.push(...(await explainDuring(loupe!, `${name} — GET ${route}`, () => fetch(`${url}${route}`, { headers: auth }).then((r) => r.arrayBuffer()))));
-      return lat;
+    // A page that fails becomes a MISS row saying why, so one bad page does not lose a long run's table.
+    const timed = async (name: string, route: string): Promise<Latency & { error?: string }> => {
+      try {
+        const lat = await sequentialLatency(`${url}${route}`, auth, latencyOptions);
+        if (explainFile) explains.push(...(await explainDuring(loupe!, `${name} — GET ${route}`, () => fetch(`${url}${route}`, { headers: auth }).then((r) => r.arrayBuffer()))));
+        return lat;
+      } catch (err) {
+        return { samples: 0, p50Ms: Number.NaN, p95Ms: Number.NaN, maxMs: Number.NaN, bytes: Number.NaN, body: '', error: err instanceof Error ? err.message.slice(0, 200) : String(err) };
+      }
     };
-    const latencyFigure = (l: Latency) => `p95 ${fixed(l.p95Ms, 0)} ms (p50 ${fixed(l.p50Ms, 0)}, max ${fixed(l.maxMs, 0)}, ${l.samples} requests)`;
+    const latencyFigure = (l: Latency & { error?: string }) =>
+      l.error ? `failed: ${l.error}` : `p95 ${fixed(l.p95Ms, 0)} ms (p50 ${fixed(l.p50Ms, 0)}, max ${fixed(l.maxMs, 0)}, ${l.samples} requests)`;
+    // The stages after the index quality do not feed each other: one that fails is a MISS row and the run goes on.
+    const tryStage = async (name: string, work: () => Promise<void>): Promise<void> => {
+      try {
+        await stage(name, work);
+      } catch (err) {
+        goalRow(`${name}: stage failed`, err instanceof Error ? err.message.slice(0, 300) : String(err), 'completes', false);
+      }
+    };
 
     // The 1,000-media dataset, measured while the install holds nothing else.
     const small = await seedIndexedDataset(loupe, issued.user_id, 'scale-small', SMALL_MEDIA);
@@ -232,7 +246,7 @@ export async function scale(): Promise<BenchReport> {
     goalRow(`reindex of ${n + BASE_IMAGES} media (POST -> COMPLETED)`, `${fixed(reindex.seconds, 1)} s`, '< 900 s', reindex.seconds < 900);
 
     // Annotations Explore filters on: tags and a label on every tenth media (at most 100k), custom fields on all.
-    await stage('annotations: tags, label, custom metadata import (untimed)', async () => {
+    await tryStage('annotations: tags, label, custom metadata import (untimed)', async () => {
       const { rows: picked } = await sql<{ media_id: string }>`select vm.media_id from version_media vm join datasets d on d.head_version_id = vm.version_id
         where d.id = ${big}::uuid and vm.ordinal % 10 = 0 order by vm.ordinal limit ${TAGGED_MAX}`.execute(db);
       const ids = picked.map((r) => r.media_id);
@@ -252,7 +266,7 @@ export async function scale(): Promise<BenchReport> {
     });
     sizes.push(...formatSizes('after the annotations', await tableSizes(loupe)));
 
-    await stage('HTTP pages (sequential requests)', async () => {
+    await tryStage('HTTP pages (sequential requests)', async () => {
       let thresholdFourBytes = 0;
       for (const level of LEVELS) {
         for (const page of [0, 50]) {
@@ -309,7 +323,7 @@ export async function scale(): Promise<BenchReport> {
       goalRow('Explore response size, threshold=4, default previews', `${fixed(thresholdFourBytes / 1000, 0)} KB`, '< 500 KB', thresholdFourBytes < 500_000);
     });
 
-    await stage('exports', async () => {
+    await tryStage('exports', async () => {
       const parquet = await timeExport(url, token, big, 'file_name=scale&export_format=parquet', rss);
       const added = (parquet.rssPeak - parquet.rssBefore) / MB;
       goalRow(`export, Parquet, metadata only (${n + BASE_IMAGES} media)`, `${fixed(parquet.seconds, 1)} s, +${fixed(added, 0)} MB RSS (${fixed(parquet.archiveBytes / MB, 1)} MB archive)`, '< 10 s, < 300 MB added', parquet.seconds < 10 && added < 300);
@@ -327,7 +341,7 @@ export async function scale(): Promise<BenchReport> {
       );
     });
 
-    await stage(`GET /api/v1/tasks over ${taskCount} tasks (seed untimed)`, async () => {
+    await tryStage(`GET /api/v1/tasks over ${taskCount} tasks (seed untimed)`, async () => {
       const tasks = await seedTasks(loupe!, { datasets: 20, tasks: taskCount });
       const taskToken = await signClientToken(tasks.apiKey, tasks.apiSecret, 3600);
       const settings = loadSettingsFromEnv();
@@ -344,7 +358,7 @@ export async function scale(): Promise<BenchReport> {
       );
     });
 
-    await stage(`add_media of ${addImages} images to the big dataset`, async () => {
+    await tryStage(`add_media of ${addImages} images to the big dataset`, async () => {
       const knownAdds = await knownTasks(db, big, 'MEDIA_ADDITION');
       const form = new FormData();
       for (const f of addSet) form.append('files', await openAsBlob(f.path), f.name);
