@@ -27,7 +27,7 @@ import { scale } from './scale.js';
  * BENCH_ANNOTATION_MEDIA, BENCH_TAG_MEDIA, BENCH_IMPORT_ROWS for annotations (defaults 1000000, 100000, 1000000).
  * BENCH_IMPORT_ROWS, BENCH_STAGE_RUNS for import-stages: media and rows, and runs of each stage (defaults 1000000, 3).
  * scale (issue 23's table in one install): BENCH_SCALE_MEDIA seeded media (default 1000000), BENCH_SCALE_SAMPLES timed requests
- * per page row (default 20) within BENCH_SCALE_ROW_BUDGET_S seconds (default 20; at least 3), BENCH_SCALE_ADD_IMAGES for its add_media
+ * per page row (default 20) within BENCH_SCALE_ROW_BUDGET_S seconds (default 10; at least 3), BENCH_SCALE_ADD_IMAGES for its add_media
  * (default 1000), BENCH_SCALE_EXPORT_IMAGES (default 2000), BENCH_SCALE_TASKS (default = media); BENCH_EXPLAIN=1 writes EXPLAIN ANALYZE
  * of every query behind each timed page to BENCH_EXPLAIN_FILE (default a file in the temp dir, named in the notes).
  */

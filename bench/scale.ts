@@ -128,7 +128,7 @@ async function indexQuality(loupe: Loupe, datasetId: string, n: number, truth: A
 export async function scale(): Promise<BenchReport> {
   const n = intFromEnv('BENCH_SCALE_MEDIA', 1_000_000, 1000);
   const samples = intFromEnv('BENCH_SCALE_SAMPLES', 20, 3);
-  const budgetS = intFromEnv('BENCH_SCALE_ROW_BUDGET_S', 20);
+  const budgetS = intFromEnv('BENCH_SCALE_ROW_BUDGET_S', 10);
   const addImages = intFromEnv('BENCH_SCALE_ADD_IMAGES', 1000);
   const exportImages = intFromEnv('BENCH_SCALE_EXPORT_IMAGES', 2000);
   const taskCount = intFromEnv('BENCH_SCALE_TASKS', n);
