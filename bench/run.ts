@@ -28,7 +28,8 @@ import { scale } from './scale.js';
  * BENCH_IMPORT_ROWS, BENCH_STAGE_RUNS for import-stages: media and rows, and runs of each stage (defaults 1000000, 3).
  * scale (issue 23's table in one install): BENCH_SCALE_MEDIA seeded media (default 1000000), BENCH_SCALE_SAMPLES timed requests
  * per page row (default 20) within BENCH_SCALE_ROW_BUDGET_S seconds (default 10; at least 3), BENCH_SCALE_ADD_IMAGES for its add_media
- * (default 1000), BENCH_SCALE_EXPORT_IMAGES (default 2000), BENCH_SCALE_TASKS (default = media); BENCH_EXPLAIN=1 writes EXPLAIN ANALYZE
+ * (default 1000), BENCH_SCALE_EXPORT_IMAGES (default 2000), BENCH_SCALE_EXPORT_TIMEOUT_S per Parquet export (default 180),
+ * BENCH_SCALE_TASKS (default = media); BENCH_EXPLAIN=1 writes EXPLAIN ANALYZE
  * of every query behind each timed page to BENCH_EXPLAIN_FILE (default a file in the temp dir, named in the notes).
  */
 const ENTRIES: Record<string, BenchEntry> = {

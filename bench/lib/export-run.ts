@@ -18,8 +18,11 @@ export interface ExportTiming {
 /** Sinks bytes the way `cat > /dev/null` does. */
 const devNull = () => new Writable({ write: (_chunk, _enc, done) => done() });
 
-/** GET export_context_async with `query`, then export_status every 20 ms until COMPLETED; the archive's size from a HEAD of its link. */
-export async function timeExport(base: string, token: string, datasetId: string, query: string, rss: RssSampler): Promise<ExportTiming> {
+/**
+ * GET export_context_async with `query`, then export_status every 20 ms until COMPLETED (an error after `timeoutS`);
+ * the archive's size from a HEAD of its link.
+ */
+export async function timeExport(base: string, token: string, datasetId: string, query: string, rss: RssSampler, timeoutS = Infinity): Promise<ExportTiming> {
   const api = async (route: string) => {
     const res = await fetch(`${base}${route}`, { headers: { authorization: `Bearer ${token}` } });
     if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
@@ -34,6 +37,7 @@ export async function timeExport(base: string, token: string, datasetId: string,
   for (;;) {
     done = await api(`/api/v1/dataset/${datasetId}/export_status?export_task_id=${id}`);
     if (done.status !== 'PENDING') break;
+    if (performance.now() - start > timeoutS * 1000) throw new Error(`export ${query}: still PENDING after ${timeoutS} s`);
     await sleep(20);
   }
   const seconds = (performance.now() - start) / 1000;
