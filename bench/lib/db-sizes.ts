@@ -13,7 +13,7 @@ export interface TableSize {
   indexes: Array<{ name: string; bytes: number }>;
 }
 
-/** Row estimates (reltuples after ANALYZE) and sizes of the main tables and their indexes. */
+/** Row estimates (reltuples after ANALYZE) and sizes of the main tables (and each version's field_sets_* table) and their indexes. */
 export async function tableSizes(loupe: Loupe): Promise<TableSize[]> {
   const { db } = loupe.container.database;
   await sql.raw(`analyze ${TABLES.join(', ')}`).execute(db);
@@ -22,7 +22,7 @@ export async function tableSizes(loupe: Loupe): Promise<TableSize[]> {
       (select json_agg(json_build_object('name', i.relname, 'bytes', pg_relation_size(i.oid)) order by i.relname)
          from pg_index x join pg_class i on i.oid = x.indexrelid where x.indrelid = c.oid) as indexes
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = current_schema() and c.relkind = 'r' and c.relname = any(${TABLES}::text[])
+    where n.nspname = current_schema() and c.relkind = 'r' and (c.relname = any(${TABLES}::text[]) or c.relname like 'field\\_sets\\_%')
     order by c.relname`.execute(db);
   return rows.map((r) => ({ table: r.table, rows: Number(r.rows), totalBytes: Number(r.total), indexes: r.indexes ?? [] }));
 }
