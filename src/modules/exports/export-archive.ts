@@ -4,13 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ZipFile } from 'yazl';
+import type pg from 'pg';
 import type { BlobStore, StoredBlob } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
 import { createZip } from '../../adapters/zip/zip-file.js';
-import type { ExportFormat } from '../../core/exports.js';
+import { type ExportFormat, METADATA_ENTRY } from '../../core/exports.js';
+import { parquetMetadata } from './export-columns.js';
 import { type ExportItem, type MediaSelection, forEachItemPage, itemsQuery, versionFieldTypes } from './export-items.js';
 import { archivePath, exportColumns, metadataRow } from './metadata/columns.js';
-import { type ExportInfo, metadataWriter } from './metadata/writers.js';
+import { type ExportInfo, type MetadataWriter, metadataWriter } from './metadata/writers.js';
 
 export interface ArchiveRequest {
   versionId: string;
@@ -28,10 +30,11 @@ const AHEAD = 32;
 /**
  * Streams the archive into the blob store while it is written: images (stored, not deflated: JPEG and
  * video gain nothing) in archive order as the rows stream past, then the metadata file (deflated), built
- * on disk from the same pass. yazl writes ZIP64 records when an entry or the archive needs them.
+ * on disk from the same pass. yazl writes ZIP64 records when an entry or the archive needs them. Parquet
+ * is built column-wise apart from the rows' pass (export-columns.ts), which then runs only for the images.
  */
 export async function buildArchive(
-  deps: { db: Db; blobs: BlobStore },
+  deps: { db: Db; pool: pg.Pool; blobs: BlobStore },
   request: ArchiveRequest,
   signal: AbortSignal,
   progress: (done: number) => Promise<void>,
@@ -46,27 +49,36 @@ export async function buildArchive(
   const stored = deps.blobs.put(zip.outputStream, { signal });
   stored.catch(() => {});
   const ahead = new Window(AHEAD);
-  const writer = metadataWriter(request.format, dir, request.info, exportColumns(fieldTypes));
+  const writer: MetadataWriter | null = request.format === 'parquet' ? null : metadataWriter(request.format, dir, request.info, exportColumns(fieldTypes));
   try {
     let items = 0;
-    await forEachItemPage(deps.db, itemsQuery(request.versionId, request.selection), PAGE, async (rows) => {
-      for (const item of rows) {
-        signal.throwIfAborted();
-        await writer.write(metadataRow(item, request.includeImages, fields), item);
-        if (request.includeImages) await addImage(zip, deps.blobs, item, ahead);
-        items += 1;
-      }
-      await progress(items);
-    });
-    const metadata = await writer.finish();
-    zip.addReadStreamLazy(writer.entryName, { compress: writer.compress, mtime: new Date() }, (cb: (err: Error | null, stream?: Readable) => void) =>
+    if (writer || request.includeImages) {
+      await forEachItemPage(deps.db, itemsQuery(request.versionId, request.selection), PAGE, async (rows) => {
+        for (const item of rows) {
+          signal.throwIfAborted();
+          await writer?.write(metadataRow(item, request.includeImages, fields), item);
+          if (request.includeImages) await addImage(zip, deps.blobs, item, ahead);
+          items += 1;
+        }
+        await progress(items);
+      });
+    }
+    let metadata: string;
+    if (writer) metadata = await writer.finish();
+    else {
+      const parquet = await parquetMetadata(deps, { ...request, fieldTypes }, dir, signal);
+      metadata = parquet.file;
+      items = parquet.rows;
+    }
+    const entry = writer ?? { entryName: METADATA_ENTRY.parquet, compress: false };
+    zip.addReadStreamLazy(entry.entryName, { compress: entry.compress, mtime: new Date() }, (cb: (err: Error | null, stream?: Readable) => void) =>
       cb(null, createReadStream(metadata)),
     );
     zip.end();
     const blob = await Promise.race([stored, failed]);
     return { ...blob, items };
   } catch (err) {
-    writer.dispose();
+    writer?.dispose();
     zip.outputStream.destroy(err as Error);
     throw err;
   } finally {

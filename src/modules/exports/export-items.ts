@@ -58,12 +58,13 @@ const LEVELS = [0, 1, 2, 3, 4] as const;
  * The media ids a selection names in the version: the union of its media lists and its clusters (a cluster
  * id matched at whichever level it belongs to) less each cluster's exclusions; duplicates count once.
  */
-export function selectedIds(versionId: string, selection: MediaSelection | null): RawBuilder<unknown> {
-  if (selection === null) return sql`select media_id from version_media where version_id = ${versionId}::uuid`;
-  const json = JSON.stringify(selection);
+export function selectedIds(versionId: string, selection: MediaSelection | null, inline = false): RawBuilder<unknown> {
+  const value = (text: string) => (inline ? sql.lit(text) : sql`${text}`);
+  if (selection === null) return sql`select media_id from version_media where version_id = ${value(versionId)}::uuid`;
+  const json = value(JSON.stringify(selection));
   const byCluster = LEVELS.map(
     (level) => sql`select vm.media_id from version_media vm join clusters c on vm.${sql.ref(`cluster_l${level}`)} = c.cluster_id
-      where vm.version_id = ${versionId}::uuid and vm.media_id <> all(c.excluded)`,
+      where vm.version_id = ${value(versionId)}::uuid and vm.media_id <> all(c.excluded)`,
   );
   return sql`with picked as (select jsonb_array_elements(${json}::jsonb) as e),
     clusters as (
@@ -71,7 +72,7 @@ export function selectedIds(versionId: string, selection: MediaSelection | null)
         coalesce(array(select jsonb_array_elements_text(e -> 'payload' -> 'exclude_media_ids'))::uuid[], '{}') as excluded
       from picked where e ->> 'type' = 'cluster'),
     listed as (select jsonb_array_elements_text(e -> 'payload' -> 'media_ids')::uuid as media_id from picked where e ->> 'type' = 'media')
-    select vm.media_id from version_media vm join listed l on l.media_id = vm.media_id where vm.version_id = ${versionId}::uuid
+    select vm.media_id from version_media vm join listed l on l.media_id = vm.media_id where vm.version_id = ${value(versionId)}::uuid
     union ${sql.join(byCluster, sql` union `)}`;
 }
 
@@ -79,10 +80,12 @@ export function selectedIds(versionId: string, selection: MediaSelection | null)
  * The rows of an export in archive order (file name case-insensitively, then id: the order the window's own sort
  * leaves them in, so the wide rows are sorted once), each with an `image_filename` unique in the
  * archive: the original name with path separators replaced, or, where names collide case-insensitively,
- * the name with the media id before its extension.
+ * the name with the media id before its extension. `inline` writes the values into the text instead of binding
+ * them, for a COPY (which takes no parameters).
  */
-export function itemsQuery(versionId: string, selection: MediaSelection | null): RawBuilder<ExportItem> {
-  return sql<ExportItem>`with picked as (${selectedIds(versionId, selection)}),
+export function itemsQuery(versionId: string, selection: MediaSelection | null, inline = false): RawBuilder<ExportItem> {
+  const version = inline ? sql.lit(versionId) : sql`${versionId}`;
+  return sql<ExportItem>`with picked as (${selectedIds(versionId, selection, inline)}),
     named as (
       select m.id, m.media_type, m.file_name, m.blob_hash, m.size, m.width, m.height, m.quality_flags, m.blur, m.brightness,
         m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp, m.created_at,
@@ -91,7 +94,7 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
         vm.duplicate_group, vm.is_outlier, vm.tags, vm.label, vm.custom_fields, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
         regexp_replace(m.file_name, '[/\\\\#:]+', '_', 'g') as safe_name
       from picked p join media m on m.id = p.media_id
-      join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id)
+      join version_media vm on vm.version_id = ${version}::uuid and vm.media_id = m.id)
     select id as media_id, media_type,
       case when count(*) over (partition by lower(safe_name)) = 1 then safe_name
         else regexp_replace(safe_name, '(\\.[^.]*)?$', '') || '_' || id || coalesce(substring(safe_name from '\\.[^.]*$'), '') end as image_filename,

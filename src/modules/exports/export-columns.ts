@@ -1,0 +1,117 @@
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { type RawBuilder, sql } from 'kysely';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import type { Db } from '../../adapters/db/database.js';
+import { csvToParquet } from '../../adapters/parquet/duckdb-parquet.js';
+import type { FieldType } from '../../core/custom-fields.js';
+import { METADATA_ENTRY } from '../../core/exports.js';
+import { type MediaSelection, itemsQuery } from './export-items.js';
+import { exportColumns, fieldColumn } from './metadata/columns.js';
+
+/** What a custom field's JSON value becomes in its column: text as is, a list as its JSON text. */
+const FIELD_VALUE: Record<FieldType, (field: RawBuilder<unknown>) => RawBuilder<unknown>> = {
+  string: (f) => sql`custom_fields ->> ${f}`,
+  number: (f) => sql`custom_fields ->> ${f}`,
+  boolean: (f) => sql`custom_fields ->> ${f}`,
+  datetime: (f) => sql`custom_fields ->> ${f}`,
+  string_list: (f) => sql`nullif(custom_fields -> ${f}, 'null'::jsonb)::text`,
+};
+
+/**
+ * The metadata columns (metadataRow's, in exportColumns' order) computed by PostgreSQL from the export's rows,
+ * lists and `objects` as JSON text, for a COPY: so a million rows never become JavaScript objects. `objects`
+ * is spelled as JSON.stringify spells it (compact, keys in metadataRow's order, numbers as stored).
+ */
+export function columnsQuery(db: Db, versionId: string, selection: MediaSelection | null, includeImages: boolean, fieldTypes: Record<string, FieldType>): string {
+  const inArchive = includeImages ? sql`'images/' || image_filename` : sql`null::text`;
+  const fixed: Record<string, RawBuilder<unknown>> = {
+    media_id: sql`media_id`,
+    media_type: sql`media_type`,
+    image_filename: sql`image_filename`,
+    file_name: sql`file_name`,
+    file_path: inArchive,
+    media_uri: inArchive,
+    file_size: sql`file_size`,
+    width: sql`width`,
+    height: sql`height`,
+    uniqueness_score: sql`uniqueness_score`,
+    cluster_id: sql`cluster_l0`,
+    cluster_id_l1: sql`cluster_l1`,
+    cluster_id_l2: sql`cluster_l2`,
+    cluster_id_l3: sql`cluster_l3`,
+    cluster_id_l4: sql`cluster_l4`,
+    duplicate_group_id: sql`duplicate_group`,
+    is_outlier: sql`is_outlier`,
+    is_blurry: sql`coalesce('blurry' = any(quality_flags), false)`,
+    is_dark: sql`coalesce('dark' = any(quality_flags), false)`,
+    is_bright: sql`coalesce('bright' = any(quality_flags), false)`,
+    quality_flags: sql`to_json(coalesce(quality_flags, '{}'))`,
+    blur_score: sql`blur`,
+    brightness: sql`brightness`,
+    captured_at: sql`captured_at`,
+    video_id: sql`video_id`,
+    frame_timestamp: sql`frame_timestamp`,
+    tags: sql`to_json(coalesce(tags, '{}'))`,
+    label: sql`label`,
+    caption: sql`caption`,
+    n_objects: sql`coalesce(jsonb_array_length(objects), 0)`,
+    object_labels: sql`to_json(array(select l from (select distinct o ->> 'label' collate "C" as l from jsonb_array_elements(objects) o) s order by l))`,
+    objects: sql`coalesce((select '[' || string_agg(concat('{"object_id":', to_json(o ->> 'object_id'), ',"label":', to_json(o ->> 'label'),
+        ',"score":', o -> 'score', ',"bbox":[', o #> '{box,x}', ',', o #> '{box,y}', ',', o #> '{box,width}', ',', o #> '{box,height}',
+        '],"caption":', coalesce(to_json(o ->> 'caption')::text, 'null'), '}'), ',' order by n) || ']'
+      from jsonb_array_elements(objects) with ordinality e(o, n)), '[]')`,
+    ocr_text: sql`ocr_text`,
+  };
+  for (const [field, type] of Object.entries(fieldTypes)) fixed[fieldColumn(field)] = FIELD_VALUE[type](sql.lit(field));
+  const select = Object.keys(exportColumns(fieldTypes)).map((column) => sql`${fixed[column]!} as ${sql.ref(column)}`);
+  const compiled = sql`select ${sql.join(select)} from (${itemsQuery(versionId, selection, true)}) i`.compile(db);
+  if (compiled.parameters.length > 0) throw new Error('a COPY query must carry its values inline');
+  return compiled.sql;
+}
+
+/**
+ * Writes the rows of `query` as CSV (PostgreSQL's: NULL unquoted and empty, "" an empty string) into `file`,
+ * through one client of its own; returns how many rows it wrote. The bytes are never parsed here.
+ */
+export async function copyToCsv(pool: pg.Pool, query: string, file: string, signal: AbortSignal): Promise<number> {
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    await client.query(`set work_mem = '64MB'`);
+    const copy = client.query(copyTo(`copy (${query}) to stdout (format csv)`));
+    await pipeline(copy, createWriteStream(file, { highWaterMark: 1 << 20 }), { signal });
+    await client.query(`reset work_mem`);
+    return copy.rowCount ?? 0;
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    // A COPY cut short leaves the connection mid-protocol: it is dropped, not reused.
+    client.release(failed);
+  }
+}
+
+/**
+ * The export's metadata.parquet in `dir`: PostgreSQL writes the columns as CSV, DuckDB reads them into
+ * Parquet. Neither side makes a JavaScript value per row or per cell, so time and memory stay those of
+ * the two native engines.
+ */
+export async function parquetMetadata(
+  deps: { db: Db; pool: pg.Pool },
+  request: { versionId: string; selection: MediaSelection | null; includeImages: boolean; fieldTypes: Record<string, FieldType> },
+  dir: string,
+  signal: AbortSignal,
+): Promise<{ file: string; rows: number }> {
+  const csv = path.join(dir, 'metadata.csv');
+  const file = path.join(dir, METADATA_ENTRY.parquet);
+  const query = columnsQuery(deps.db, request.versionId, request.selection, request.includeImages, request.fieldTypes);
+  const rows = await copyToCsv(deps.pool, query, csv, signal);
+  signal.throwIfAborted();
+  await csvToParquet(csv, file, dir, exportColumns(request.fieldTypes));
+  await rm(csv, { force: true });
+  return { file, rows };
+}
