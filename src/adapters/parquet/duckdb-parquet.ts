@@ -18,10 +18,13 @@ function fromCsv(name: string, type: ParquetColumnType): { read: string; value: 
  * Converts PostgreSQL's CSV (no header; NULL unquoted and empty; lists and JSON as JSON text) of exactly
  * these columns into one snappy Parquet file — the codec every reader has, pure-JS ones included — with
  * exactly the declared column types, so an all-null column is still typed. DuckDB parses and encodes the
- * rows column by column in native code, never as JavaScript values; `dir` takes its spill files.
+ * rows column by column in native code, never as JavaScript values; `dir` takes its spill files. The rows'
+ * order is not kept (a reader keys them by media_id).
  */
 export async function csvToParquet(csvPath: string, parquetPath: string, dir: string, columns: Record<string, ParquetColumnType>): Promise<void> {
-  const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '192MB', temp_directory: path.join(dir, 'duckdb.tmp') });
+  // Rows in any order: then both threads encode row groups at once (measured 0.47–0.52 s against 0.84–0.93 s for 100k rows).
+  const options = { threads: '2', memory_limit: '192MB', temp_directory: path.join(dir, 'duckdb.tmp'), preserve_insertion_order: 'false' };
+  const instance = await DuckDBInstance.create(':memory:', options);
   try {
     const connection = await instance.connect();
     try {

@@ -59,11 +59,13 @@ export function columnsQuery(db: Db, versionId: string, selection: MediaSelectio
     label: sql`label`,
     caption: sql`caption`,
     n_objects: sql`coalesce(jsonb_array_length(objects), 0)`,
-    object_labels: sql`to_json(array(select l from (select distinct o ->> 'label' collate "C" as l from jsonb_array_elements(objects) o) s order by l))`,
-    objects: sql`coalesce((select '[' || string_agg(concat('{"object_id":', to_json(o ->> 'object_id'), ',"label":', to_json(o ->> 'label'),
-        ',"score":', o -> 'score', ',"bbox":[', o #> '{box,x}', ',', o #> '{box,y}', ',', o #> '{box,width}', ',', o #> '{box,height}',
-        '],"caption":', coalesce(to_json(o ->> 'caption')::text, 'null'), '}'), ',' order by n) || ']'
-      from jsonb_array_elements(objects) with ordinality e(o, n)), '[]')`,
+    // The guards skip the subqueries for the many media no detector ran on.
+    object_labels: sql`case when objects is null then '[]' else to_json(array(select l from (select distinct o ->> 'label' collate "C" as l
+      from jsonb_array_elements(objects) o) s order by l))::text end`,
+    objects: sql`case when objects is null then '[]' else coalesce((select '[' || string_agg(concat('{"object_id":', to_json(o ->> 'object_id'),
+        ',"label":', to_json(o ->> 'label'), ',"score":', o -> 'score', ',"bbox":[', o #> '{box,x}', ',', o #> '{box,y}', ',', o #> '{box,width}',
+        ',', o #> '{box,height}', '],"caption":', coalesce(to_json(o ->> 'caption')::text, 'null'), '}'), ',' order by n) || ']'
+      from jsonb_array_elements(objects) with ordinality e(o, n)), '[]') end`,
     ocr_text: sql`ocr_text`,
   };
   for (const [field, type] of Object.entries(fieldTypes)) fixed[fieldColumn(field)] = FIELD_VALUE[type](sql.lit(field));
