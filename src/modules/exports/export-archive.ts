@@ -3,14 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { ZipFile } from 'yazl';
 import type pg from 'pg';
 import type { BlobStore, StoredBlob } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
-import { createZip } from '../../adapters/zip/zip-file.js';
+import { createZip, zipBytes } from '../../adapters/zip/zip-file.js';
 import { type ExportFormat, METADATA_ENTRY } from '../../core/exports.js';
 import { parquetMetadata } from './export-columns.js';
-import { type ExportItem, type MediaSelection, forEachItemPage, itemsQuery, versionFieldTypes } from './export-items.js';
+import { ImageEntries } from './image-entries.js';
+import { type MediaSelection, forEachItemPage, itemsQuery, versionFieldTypes } from './export-items.js';
 import { archivePath, exportColumns, metadataRow } from './metadata/columns.js';
 import { type ExportInfo, type MetadataWriter, metadataWriter } from './metadata/writers.js';
 
@@ -24,8 +24,6 @@ export interface ArchiveRequest {
 
 /** Rows read from the database at once. */
 const PAGE = 2_000;
-/** Image entries handed to the ZIP writer ahead of the one it is writing: enough to keep it busy, few enough for flat memory. */
-const AHEAD = 32;
 
 /**
  * Streams the archive into the blob store while it is written: images (stored, not deflated: JPEG and
@@ -46,9 +44,9 @@ export async function buildArchive(
   const failed = new Promise<never>((_, reject) => zip.on('error', reject));
   failed.catch(() => {});
   zip.on('error', (err: Error) => zip.outputStream.destroy(err));
-  const stored = deps.blobs.put(zip.outputStream, { signal });
+  const stored = deps.blobs.put(zipBytes(zip), { signal });
   stored.catch(() => {});
-  const ahead = new Window(AHEAD);
+  const images = new ImageEntries(zip, deps.blobs);
   const writer: MetadataWriter | null = request.format === 'parquet' ? null : metadataWriter(request.format, dir, request.info, exportColumns(fieldTypes));
   try {
     let items = 0;
@@ -57,7 +55,7 @@ export async function buildArchive(
         for (const item of rows) {
           signal.throwIfAborted();
           await writer?.write(metadataRow(item, request.includeImages, fields), item);
-          if (request.includeImages) await addImage(zip, deps.blobs, item, ahead);
+          if (request.includeImages) await images.add({ path: archivePath(item), blobHash: item.blob_hash, size: Number(item.file_size), mtime: item.created_at });
           items += 1;
         }
         await progress(items);
@@ -82,47 +80,7 @@ export async function buildArchive(
     zip.outputStream.destroy(err as Error);
     throw err;
   } finally {
-    ahead.close();
+    images.close();
     await rm(dir, { recursive: true, force: true });
-  }
-}
-
-async function addImage(zip: ZipFile, blobs: BlobStore, item: ExportItem, ahead: Window): Promise<void> {
-  await ahead.take();
-  zip.addReadStreamLazy(
-    archivePath(item),
-    { compress: false, size: Number(item.file_size), mtime: item.created_at },
-    (cb: (err: Error | null, stream?: Readable) => void) => {
-      ahead.release();
-      blobs.open(item.blob_hash).then((stream) => cb(null, stream), (err: Error) => cb(err));
-    },
-  );
-}
-
-/** At most `size` entries queued and not yet started; take() waits for a free place. */
-class Window {
-  private free: number;
-  private waiting: Array<() => void> = [];
-
-  constructor(size: number) {
-    this.free = size;
-  }
-
-  async take(): Promise<void> {
-    if (this.free > 0) {
-      this.free -= 1;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free += 1;
-  }
-
-  close(): void {
-    for (const resolve of this.waiting.splice(0)) resolve();
   }
 }
