@@ -4,7 +4,7 @@ import { forEachItemPage, itemsQuery } from '../../src/modules/exports/export-it
 import { type ExportRow, exportColumns, metadataRow } from '../../src/modules/exports/metadata/columns.js';
 import type { FieldType } from '../../src/core/custom-fields.js';
 import { exportArchive, parquetRows } from '../support/exports.js';
-import { createDataset, photo } from '../support/ingest.js';
+import { createDataset, generatedJpegs, photo } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 import { readZip } from '../support/zip.js';
 
@@ -28,7 +28,9 @@ const OBJECTS = [
 beforeAll(async () => {
   server = await startTestServer();
   owner = await server.createUser();
-  ({ datasetId } = await createDataset(server, owner, 'columns', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg')]]));
+  // Dog.JPG shares dog.jpg's name case-insensitively: both get the media id in their image_filename.
+  const [other] = await generatedJpegs(1);
+  ({ datasetId } = await createDataset(server, owner, 'columns', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg'), { ...other!, name: 'Dog.JPG' }]]));
   const media = await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media?limit=10`);
   for (const m of media.body.media as Array<{ file_name: string; media_id: string }>) ids.set(m.file_name, m.media_id);
   const dataset = await db().selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).executeTakeFirstOrThrow();
@@ -86,7 +88,8 @@ describe('Parquet built column-wise (issue 23: no JavaScript object per row)', (
     const entries = await exportArchive(server, owner, datasetId, 'file_name=p&export_format=parquet');
     const rows = byId(await parquetRows(entries.get('metadata.parquet')!.bytes));
     const expected = await expectedRows(false);
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
+    expect(rows.map((r) => r.image_filename).filter((name) => /^dog_[0-9a-f-]{36}\.jpg$/i.test(name))).toHaveLength(2);
     expect(rows).toEqual(expected);
     expect(rows.map((r) => Object.keys(r))).toEqual(expected.map((r) => Object.keys(r)));
     const dog = rows.find((r) => r.file_name === 'dog.jpg')!;
@@ -115,10 +118,17 @@ describe('Parquet built column-wise (issue 23: no JavaScript object per row)', (
 
   it('with images: the archive paths in file_path and media_uri; a selective export: only the chosen rows', async () => {
     const entries = await exportArchive(server, owner, datasetId, 'file_name=p&export_format=parquet&include_images=true');
-    expect([...entries.keys()].sort()).toEqual(['images/dog.jpg', 'images/horses.jpg', 'images/person.jpg', 'metadata.parquet']);
+    expect([...entries.keys()].sort()).toEqual([
+      `images/Dog_${ids.get('Dog.JPG')}.JPG`,
+      `images/dog_${ids.get('dog.jpg')}.jpg`,
+      'images/horses.jpg',
+      'images/person.jpg',
+      'metadata.parquet',
+    ]);
     const rows = byId(await parquetRows(entries.get('metadata.parquet')!.bytes));
     expect(rows).toEqual(await expectedRows(true));
-    expect(rows.find((r) => r.file_name === 'dog.jpg')).toMatchObject({ file_path: 'images/dog.jpg', media_uri: 'images/dog.jpg' });
+    const inArchive = `images/dog_${ids.get('dog.jpg')}.jpg`;
+    expect(rows.find((r) => r.file_name === 'dog.jpg')).toMatchObject({ file_path: inArchive, media_uri: inArchive });
 
     const selection = [{ type: 'media' as const, payload: { media_ids: [ids.get('dog.jpg')!, ids.get('person.jpg')!] } }];
     const started = await server.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/export_entities_async?export_format=parquet`, { media_selection: selection });

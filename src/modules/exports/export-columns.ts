@@ -9,7 +9,7 @@ import type { Db } from '../../adapters/db/database.js';
 import { csvToParquet } from '../../adapters/parquet/duckdb-parquet.js';
 import type { FieldType } from '../../core/custom-fields.js';
 import { METADATA_ENTRY } from '../../core/exports.js';
-import { type MediaSelection, itemsQuery } from './export-items.js';
+import { type MediaSelection, clashFreeName, safeName, selectedIds } from './export-items.js';
 import { exportColumns, fieldColumn } from './metadata/columns.js';
 
 /** What a custom field's JSON value becomes in its column: text as is, a list as its JSON text. */
@@ -22,20 +22,21 @@ const FIELD_VALUE: Record<FieldType, (field: RawBuilder<unknown>) => RawBuilder<
 };
 
 /**
- * The metadata columns (metadataRow's, in exportColumns' order) computed by PostgreSQL from the export's rows,
- * lists and `objects` as JSON text, for a COPY: so a million rows never become JavaScript objects. `objects`
- * is spelled as JSON.stringify spells it (compact, keys in metadataRow's order, numbers as stored).
+ * The metadata columns (metadataRow's, in exportColumns' order) computed by PostgreSQL from the export's rows
+ * (itemsQuery's, image_filename the same, in no particular order), lists and `objects` as JSON text, for a
+ * COPY: so a million rows never become JavaScript objects. `objects` is spelled as JSON.stringify spells it
+ * (compact, keys in metadataRow's order, numbers as stored).
  */
 export function columnsQuery(db: Db, versionId: string, selection: MediaSelection | null, includeImages: boolean, fieldTypes: Record<string, FieldType>): string {
-  const inArchive = includeImages ? sql`'images/' || image_filename` : sql`null::text`;
+  const inArchive = includeImages ? sql`'images/' || case when c.k is null then safe_name else ${clashFreeName(sql.ref('safe_name'), sql.ref('id'))} end` : sql`null::text`;
   const fixed: Record<string, RawBuilder<unknown>> = {
-    media_id: sql`media_id`,
+    media_id: sql`id`,
     media_type: sql`media_type`,
-    image_filename: sql`image_filename`,
+    image_filename: sql`case when c.k is null then safe_name else ${clashFreeName(sql.ref('safe_name'), sql.ref('id'))} end`,
     file_name: sql`file_name`,
     file_path: inArchive,
     media_uri: inArchive,
-    file_size: sql`file_size`,
+    file_size: sql`size`,
     width: sql`width`,
     height: sql`height`,
     uniqueness_score: sql`uniqueness_score`,
@@ -53,7 +54,7 @@ export function columnsQuery(db: Db, versionId: string, selection: MediaSelectio
     blur_score: sql`blur`,
     brightness: sql`brightness`,
     captured_at: sql`captured_at`,
-    video_id: sql`video_id`,
+    video_id: sql`parent_media_id`,
     frame_timestamp: sql`frame_timestamp`,
     tags: sql`to_json(coalesce(tags, '{}'))`,
     label: sql`label`,
@@ -70,7 +71,21 @@ export function columnsQuery(db: Db, versionId: string, selection: MediaSelectio
   };
   for (const [field, type] of Object.entries(fieldTypes)) fixed[fieldColumn(field)] = FIELD_VALUE[type](sql.lit(field));
   const select = Object.keys(exportColumns(fieldTypes)).map((column) => sql`${fixed[column]!} as ${sql.ref(column)}`);
-  const compiled = sql`select ${sql.join(select)} from (${itemsQuery(versionId, selection, true)}) i`.compile(db);
+  const version = sql.lit(versionId);
+  // The names shared case-insensitively, found by hashing: the rows themselves are never sorted (itemsQuery's window sorts them).
+  const query = sql`with picked as materialized (${selectedIds(versionId, selection, true)}),
+    clashes as (
+      select lower(${safeName(sql.ref('m.file_name'))}) as k from picked p join media m on m.id = p.media_id group by 1 having count(*) > 1),
+    named as (
+      select m.id, m.media_type, m.file_name, m.size, m.width, m.height, m.quality_flags, m.blur, m.brightness,
+        m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp,
+        vm.uniqueness_score, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4, vm.duplicate_group, vm.is_outlier,
+        vm.tags, vm.label, vm.custom_fields, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
+        ${safeName(sql.ref('m.file_name'))} as safe_name
+      from picked p join media m on m.id = p.media_id
+      join version_media vm on vm.version_id = ${version}::uuid and vm.media_id = m.id)
+    select ${sql.join(select)} from named left join clashes c on c.k = lower(named.safe_name)`;
+  const compiled = query.compile(db);
   if (compiled.parameters.length > 0) throw new Error('a COPY query must carry its values inline');
   return compiled.sql;
 }
