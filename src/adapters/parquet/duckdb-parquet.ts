@@ -15,13 +15,13 @@ function fromCsv(name: string, type: ParquetColumnType): { read: string; value: 
 }
 
 /**
- * Converts PostgreSQL's CSV (no header; NULL unquoted and empty; lists and JSON as JSON text) of exactly
+ * Converts PostgreSQL's CSV files (no header; NULL unquoted and empty; lists and JSON as JSON text) of exactly
  * these columns into one snappy Parquet file — the codec every reader has, pure-JS ones included — with
  * exactly the declared column types, so an all-null column is still typed. DuckDB parses and encodes the
  * rows column by column in native code, never as JavaScript values; `dir` takes its spill files. The rows'
  * order is not kept (a reader keys them by media_id).
  */
-export async function csvToParquet(csvPath: string, parquetPath: string, dir: string, columns: Record<string, ParquetColumnType>): Promise<void> {
+export async function csvToParquet(csvPaths: string[], parquetPath: string, dir: string, columns: Record<string, ParquetColumnType>): Promise<void> {
   // Rows in any order: then both threads encode row groups at once (measured 0.47–0.52 s against 0.84–0.93 s for 100k rows).
   const options = { threads: '2', memory_limit: '192MB', temp_directory: path.join(dir, 'duckdb.tmp'), preserve_insertion_order: 'false' };
   const instance = await DuckDBInstance.create(':memory:', options);
@@ -31,7 +31,7 @@ export async function csvToParquet(csvPath: string, parquetPath: string, dir: st
       const entries = Object.entries(columns).map(([name, type]) => [name, fromCsv(name, type)] as const);
       const read = entries.map(([name, { read }]) => `${quote(name)}: ${quote(read)}`).join(', ');
       const select = entries.map(([name, { value }]) => `${value} as ${ident(name)}`).join(', ');
-      const source = `read_csv(${quote(csvPath)}, columns = {${read}}, header = false, delim = ',', quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false)`;
+      const source = `read_csv([${csvPaths.map(quote).join(', ')}], columns = {${read}}, header = false, delim = ',', quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false)`;
       await connection.run(`copy (select ${select} from ${source}) to ${quote(parquetPath)} (format parquet, compression snappy)`);
     } finally {
       connection.closeSync();

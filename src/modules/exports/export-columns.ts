@@ -25,9 +25,15 @@ const FIELD_VALUE: Record<FieldType, (field: RawBuilder<unknown>) => RawBuilder<
  * The metadata columns (metadataRow's, in exportColumns' order) computed by PostgreSQL from the export's rows
  * (itemsQuery's, image_filename the same, in no particular order), lists and `objects` as JSON text, for a
  * COPY: so a million rows never become JavaScript objects. `objects` is spelled as JSON.stringify spells it
- * (compact, keys in metadataRow's order, numbers as stored).
+ * (compact, keys in metadataRow's order, numbers as stored). `part` keeps the media whose id's last byte
+ * modulo `of` is `index` (name clashes are still found among all of them).
  */
-export function columnsQuery(db: Db, versionId: string, selection: MediaSelection | null, includeImages: boolean, fieldTypes: Record<string, FieldType>): string {
+export function columnsQuery(
+  db: Db,
+  request: { versionId: string; selection: MediaSelection | null; includeImages: boolean; fieldTypes: Record<string, FieldType> },
+  part: { index: number; of: number } = { index: 0, of: 1 },
+): string {
+  const { versionId, selection, includeImages, fieldTypes } = request;
   const inArchive = includeImages ? sql`'images/' || case when c.k is null then safe_name else ${clashFreeName(sql.ref('safe_name'), sql.ref('id'))} end` : sql`null::text`;
   const fixed: Record<string, RawBuilder<unknown>> = {
     media_id: sql`id`,
@@ -73,7 +79,7 @@ export function columnsQuery(db: Db, versionId: string, selection: MediaSelectio
   const select = Object.keys(exportColumns(fieldTypes)).map((column) => sql`${fixed[column]!} as ${sql.ref(column)}`);
   const version = sql.lit(versionId);
   // The names shared case-insensitively, found by hashing: the rows themselves are never sorted (itemsQuery's window sorts them).
-  const query = sql`with picked as materialized (${selectedIds(versionId, selection, true)}),
+  const query = sql`with picked as not materialized (${selectedIds(versionId, selection, true)}),
     clashes as (
       select lower(${safeName(sql.ref('m.file_name'))}) as k from picked p join media m on m.id = p.media_id group by 1 having count(*) > 1),
     named as (
@@ -83,7 +89,8 @@ export function columnsQuery(db: Db, versionId: string, selection: MediaSelectio
         vm.tags, vm.label, vm.custom_fields, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
         ${safeName(sql.ref('m.file_name'))} as safe_name
       from picked p join media m on m.id = p.media_id
-      join version_media vm on vm.version_id = ${version}::uuid and vm.media_id = m.id)
+      join version_media vm on vm.version_id = ${version}::uuid and vm.media_id = m.id
+      where get_byte(uuid_send(m.id), 15) % ${sql.lit(part.of)} = ${sql.lit(part.index)})
     select ${sql.join(select)} from named left join clashes c on c.k = lower(named.safe_name)`;
   const compiled = query.compile(db);
   if (compiled.parameters.length > 0) throw new Error('a COPY query must carry its values inline');
@@ -113,6 +120,12 @@ export async function copyToCsv(pool: pg.Pool, query: string, file: string, sign
 }
 
 /**
+ * COPYs run at once, each over the media whose id ends in its share of byte values: a COPY's projection and
+ * text output run in one backend whatever the plan, so one COPY keeps one core busy.
+ */
+const COPY_PARTS = 2;
+
+/**
  * The export's metadata.parquet in `dir`: PostgreSQL writes the columns as CSV, DuckDB reads them into
  * Parquet. Neither side makes a JavaScript value per row or per cell, so time and memory stay those of
  * the two native engines.
@@ -123,12 +136,16 @@ export async function parquetMetadata(
   dir: string,
   signal: AbortSignal,
 ): Promise<{ file: string; rows: number }> {
-  const csv = path.join(dir, 'metadata.csv');
   const file = path.join(dir, METADATA_ENTRY.parquet);
-  const query = columnsQuery(deps.db, request.versionId, request.selection, request.includeImages, request.fieldTypes);
-  const rows = await copyToCsv(deps.pool, query, csv, signal);
+  const parts = Array.from({ length: COPY_PARTS }, (_, index) => ({ index, of: COPY_PARTS, csv: path.join(dir, `metadata-${index}.csv`) }));
+  const copied = await Promise.all(parts.map((part) => copyToCsv(deps.pool, columnsQuery(deps.db, request, part), part.csv, signal)));
   signal.throwIfAborted();
-  await csvToParquet(csv, file, dir, exportColumns(request.fieldTypes));
-  await rm(csv, { force: true });
-  return { file, rows };
+  await csvToParquet(
+    parts.map((part) => part.csv),
+    file,
+    dir,
+    exportColumns(request.fieldTypes),
+  );
+  await Promise.all(parts.map((part) => rm(part.csv, { force: true })));
+  return { file, rows: copied.reduce((sum, n) => sum + n, 0) };
 }
