@@ -34,11 +34,12 @@ export function columnsQuery(
   part: { index: number; of: number } = { index: 0, of: 1 },
 ): string {
   const { versionId, selection, includeImages, fieldTypes } = request;
-  const inArchive = includeImages ? sql`'images/' || case when c.k is null then safe_name else ${clashFreeName(sql.ref('safe_name'), sql.ref('id'))} end` : sql`null::text`;
+  const imageFilename = sql`case when c.k is null then safe_name else ${clashFreeName(sql.ref('safe_name'), sql.ref('id'))} end`;
+  const inArchive = includeImages ? sql`'images/' || ${imageFilename}` : sql`null::text`;
   const fixed: Record<string, RawBuilder<unknown>> = {
     media_id: sql`id`,
     media_type: sql`media_type`,
-    image_filename: sql`case when c.k is null then safe_name else ${clashFreeName(sql.ref('safe_name'), sql.ref('id'))} end`,
+    image_filename: imageFilename,
     file_name: sql`file_name`,
     file_path: inArchive,
     media_uri: inArchive,
