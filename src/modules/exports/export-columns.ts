@@ -25,8 +25,8 @@ const FIELD_VALUE: Record<FieldType, (field: RawBuilder<unknown>) => RawBuilder<
  * The metadata columns (metadataRow's, in exportColumns' order) computed by PostgreSQL from the export's rows
  * (itemsQuery's, image_filename the same, in no particular order), lists and `objects` as JSON text, for a
  * COPY: so a million rows never become JavaScript objects. `objects` is spelled as JSON.stringify spells it
- * (compact, keys in metadataRow's order, numbers as stored). `part` keeps the media whose id's last byte
- * modulo `of` is `index` (name clashes are still found among all of them).
+ * (compact, keys in metadataRow's order, numbers as stored). `part` keeps the media whose safe name,
+ * lower-cased, hashes to `index` modulo `of`.
  */
 export function columnsQuery(
   db: Db,
@@ -79,10 +79,13 @@ export function columnsQuery(
   for (const [field, type] of Object.entries(fieldTypes)) fixed[fieldColumn(field)] = FIELD_VALUE[type](sql.lit(field));
   const select = Object.keys(exportColumns(fieldTypes)).map((column) => sql`${fixed[column]!} as ${sql.ref(column)}`);
   const version = sql.lit(versionId);
+  // A part holds every media of the names it holds, so the names it shares are found among its own media.
+  const inPart = sql`(hashtext(lower(${safeName(sql.ref('m.file_name'))})) & 2147483647) % ${sql.lit(part.of)} = ${sql.lit(part.index)}`;
   // The names shared case-insensitively, found by hashing: the rows themselves are never sorted (itemsQuery's window sorts them).
   const query = sql`with picked as not materialized (${selectedIds(versionId, selection, true)}),
     clashes as (
-      select lower(${safeName(sql.ref('m.file_name'))}) as k from picked p join media m on m.id = p.media_id group by 1 having count(*) > 1),
+      select lower(${safeName(sql.ref('m.file_name'))}) as k from picked p join media m on m.id = p.media_id where ${inPart}
+      group by 1 having count(*) > 1),
     named as (
       select m.id, m.media_type, m.file_name, m.size, m.width, m.height, m.quality_flags, m.blur, m.brightness,
         m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp,
@@ -91,7 +94,7 @@ export function columnsQuery(
         ${safeName(sql.ref('m.file_name'))} as safe_name
       from picked p join media m on m.id = p.media_id
       join version_media vm on vm.version_id = ${version}::uuid and vm.media_id = m.id
-      where get_byte(uuid_send(m.id), 15) % ${sql.lit(part.of)} = ${sql.lit(part.index)})
+      where ${inPart})
     select ${sql.join(select)} from named left join clashes c on c.k = lower(named.safe_name)`;
   const compiled = query.compile(db);
   if (compiled.parameters.length > 0) throw new Error('a COPY query must carry its values inline');
@@ -121,8 +124,8 @@ export async function copyToCsv(pool: pg.Pool, query: string, file: string, sign
 }
 
 /**
- * COPYs run at once, each over the media whose id ends in its share of byte values: a COPY's projection and
- * text output run in one backend whatever the plan, so one COPY keeps one core busy.
+ * COPYs run at once, each over its share of the names (columnsQuery's `part`): a COPY's projection and text
+ * output run in one backend whatever the plan, so one COPY keeps one core busy.
  */
 const COPY_PARTS = 2;
 
