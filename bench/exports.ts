@@ -9,9 +9,10 @@ import { type BenchReport, type Goal, fixed } from './lib/report.js';
 import { seedIndexedDataset } from './lib/seed-media.js';
 import { putRandomImageBlobs, rawReadSeconds, timeExport } from './lib/export-run.js';
 import { intFromEnv } from './lib/env.js';
+import { readOf } from '../src/modules/exports/image-entries.js';
 
 const MB = 1e6;
-const GOAL_IMAGES_RATIO = 0.7;
+const GOAL_IMAGES_RATIO = 0.75;
 const GOAL_1M_PARQUET_S = 10;
 const GOAL_RSS_MB = 300;
 
@@ -55,6 +56,13 @@ export async function exportsBench(): Promise<BenchReport> {
     const rawSeconds = await rawReadSeconds(loupe, blobs);
     const rawMbps = imageBytes / MB / rawSeconds;
     rows.push([`raw read of the same ${images} files (cat > /dev/null)`, String(images), fixed(imageBytes / MB, 1), fixed(rawSeconds, 2), fixed(images / rawSeconds, 0), fixed(rawMbps, 1), '-', '-', '-']);
+    const exactStart = performance.now();
+    for (const blob of blobs) {
+      const [range, chunkBytes] = readOf(blob.size);
+      await pipeline(createReadStream(store.pathOf(blob.hash), { ...range, highWaterMark: chunkBytes }), devNull());
+    }
+    const exactSeconds = (performance.now() - exactStart) / 1000;
+    rows.push([`raw read, one read of its exact size per file (as the export reads)`, String(images), fixed(imageBytes / MB, 1), fixed(exactSeconds, 2), fixed(images / exactSeconds, 0), fixed(imageBytes / MB / exactSeconds, 1), '-', '-', '-']);
     const withFiles = await run(`with images, JSON, ${images} media`, withImages, 'file_name=i&export_format=json&include_images=true', images, imageBytes);
 
     const big = await seedIndexedDataset(loupe, issued.user_id, 'bench-export-big', bigItems);
@@ -62,11 +70,16 @@ export async function exportsBench(): Promise<BenchReport> {
 
     const goals: Goal[] = [
       {
-        description: `with images >= ${GOAL_IMAGES_RATIO * 100} % of raw disk read throughput`,
+        description: `export with images (${images} files) vs a raw read of the same files: >= ${GOAL_IMAGES_RATIO * 100} %`,
         actual: `${fixed(withFiles.mbps, 1)} vs ${fixed(rawMbps, 1)} MB/s = ${fixed((withFiles.mbps / rawMbps) * 100, 0)} %`,
         pass: withFiles.mbps >= GOAL_IMAGES_RATIO * rawMbps,
       },
-      { description: `metadata of ${bigItems} rows to Parquet < ${GOAL_1M_PARQUET_S} s`, actual: `${fixed(bigRun.seconds, 1)} s`, pass: bigRun.seconds < GOAL_1M_PARQUET_S },
+      { description: `export, Parquet metadata only, ${bigItems} media: < ${GOAL_1M_PARQUET_S} s`, actual: `${fixed(bigRun.seconds, 1)} s`, pass: bigRun.seconds < GOAL_1M_PARQUET_S },
+      {
+        description: `export, Parquet metadata only, ${bigItems} media: < ${GOAL_RSS_MB} MB added RSS`,
+        actual: `${fixed(bigRun.growth, 0)} MB`,
+        pass: bigRun.growth < GOAL_RSS_MB,
+      },
       {
         description: `RSS an export adds < ${GOAL_RSS_MB} MB regardless of size (peak during it - the process before it)`,
         actual: `${fixed(Math.max(...growths), 0)} MB at most`,
@@ -79,7 +92,9 @@ export async function exportsBench(): Promise<BenchReport> {
         'Datasets seeded straight into the database (media rows, a head version with a full index row each), untimed. Each case: GET',
         '  export_context_async -> export_status polled every 20 ms until COMPLETED (the archive is written to the blob store by then).',
         `Images: ${images} blobs of 120-140 KB of random bytes (${fixed(imageBytes / MB, 1)} MB), the size of a 1024x768 JPEG; stored uncompressed in the ZIP`,
-        '  as real JPEGs are. Raw read: the same blob files streamed from disk to nowhere, one after another, just before (page cache warm for both).',
+        '  as real JPEGs are. Raw read: the same blob files streamed from disk to nowhere, one after another, just before (page cache warm for both),',
+        '  in 64 KB chunks as cat does (the goal\'s baseline, as the issue measured it); also, for reference, each file in one read as the export',
+        '  reads it (src/modules/exports/image-entries.ts, readOf). The export also SHA-256-hashes and writes the whole archive into the blob store.',
         'MB = 10^6 bytes; MB/s counts the image bytes for the image cases. RSS: this process (Loupe, its image worker threads with their',
         '  embedders, not PostgreSQL), sampled every 50 ms; "before" is taken after a GC just before the case starts.',
       ],

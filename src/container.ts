@@ -211,7 +211,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     SNAPSHOT_RESTORE: { snapshots: snapshotsRepo, versions: versionsRepo },
     SNAPSHOT_CLONE: { snapshots: snapshotsRepo, versions: versionsRepo, indexing, views: viewsRepo, enrichment: enrichmentRepo },
     LABEL_PROPAGATION: { db, annotations: annotationsRepo, lifecycle, versions: versionsRepo },
-    EXPORT: { db, blobs, exports: exportsRepo, blobGc, log, ttlSeconds: config.export.ttlSeconds },
+    EXPORT: { db, pool: database.pool, blobs, exports: exportsRepo, blobGc, log, ttlSeconds: config.export.ttlSeconds },
     'sweep-expired-exports': { exports: exportsRepo, log },
     'sweep-staging-tables': { staging: customMetadataRepo, log },
     'sweep-versions': {

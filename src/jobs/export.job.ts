@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../adapters/blobs/blob-store.js';
 import type { Db } from '../adapters/db/database.js';
@@ -8,6 +9,8 @@ import type { BlobGcRepo } from '../modules/media/blob-gc.repo.js';
 
 export interface ExportJobDeps {
   db: Db;
+  /** For the COPY of a Parquet export's columns. */
+  pool: pg.Pool;
   blobs: BlobStore;
   exports: ExportsRepo;
   blobGc: Pick<BlobGcRepo, 'queue'>;

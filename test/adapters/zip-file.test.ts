@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createZip } from '../../src/adapters/zip/zip-file.js';
+import { createZip, zipBytes } from '../../src/adapters/zip/zip-file.js';
 import { readZip } from '../support/zip.js';
 
 const require = createRequire(import.meta.url);
@@ -41,5 +41,30 @@ describe('createZip', () => {
     const entries = await readZip(Buffer.concat(chunks));
     expect(entries.get('a.bin')!.bytes.equals(data)).toBe(true);
     expect(entries.get('dir/b.txt')!.bytes.toString()).toBe('hello');
+  });
+
+  it('zipBytes passes the archive on in pieces of about 1 MB, the same bytes, and fails when the archive does', async () => {
+    const zip = createZip();
+    const files = Array.from({ length: 40 }, (_, i) => randomBytes(100_000 + i));
+    for (const [i, file] of files.entries()) zip.addBuffer(file, `images/${i}.jpg`, { compress: false });
+    zip.end();
+    const sizes: number[] = [];
+    const chunks: Buffer[] = [];
+    for await (const chunk of zipBytes(zip)) {
+      sizes.push((chunk as Buffer).length);
+      chunks.push(chunk as Buffer);
+    }
+    expect(sizes.slice(0, -1).every((size) => size >= 1 << 20)).toBe(true);
+    expect(sizes.length).toBeLessThan(6);
+    const entries = await readZip(Buffer.concat(chunks));
+    for (const [i, file] of files.entries()) expect(entries.get(`images/${i}.jpg`)!.bytes.equals(file)).toBe(true);
+
+    const broken = createZip();
+    broken.addBuffer(randomBytes(10), 'a.bin', { compress: false });
+    const bytes = zipBytes(broken);
+    broken.outputStream.destroy(new Error('disk gone'));
+    await expect(async () => {
+      for await (const chunk of bytes) void chunk;
+    }).rejects.toThrow('disk gone');
   });
 });

@@ -96,6 +96,22 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStoreHar
       await expect(store.open(hash, { start: -1, end: 4 })).rejects.toThrow(RangeError);
     });
 
+    it('reads in chunks of at most the size asked for, a range included', async () => {
+      const data = randomBytes(5000);
+      const { hash } = await store.putBuffer(data);
+      const chunks = async (stream: Readable) => {
+        const out: Buffer[] = [];
+        for await (const chunk of stream) out.push(chunk as Buffer);
+        return out;
+      };
+      const whole = await chunks(await store.open(hash, undefined, 1024));
+      expect(whole.map((c) => c.length)).toEqual([1024, 1024, 1024, 1024, 904]);
+      expect(Buffer.concat(whole)).toEqual(data);
+      const one = await chunks(await store.open(hash, { start: 0, end: 4999 }, 5000));
+      expect(one.map((c) => c.length)).toEqual([5000]);
+      expect(one[0]).toEqual(data);
+    });
+
     it('stores an empty stream', async () => {
       const stored = await store.put(Readable.from([]));
       expect(stored).toEqual({ hash: sha256(Buffer.alloc(0)), size: 0 });

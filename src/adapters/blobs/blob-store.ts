@@ -28,8 +28,11 @@ export interface BlobStore {
   put(source: Readable, options?: PutOptions): Promise<StoredBlob>;
   putBuffer(data: Buffer): Promise<StoredBlob>;
   stat(hash: string): Promise<{ size: number } | null>;
-  /** Reads the blob, optionally an inclusive byte range; rejects with BlobNotFoundError for unknown hashes. */
-  open(hash: string, range?: { start: number; end: number }): Promise<Readable>;
+  /**
+   * Reads the blob, optionally an inclusive byte range, in chunks of up to `chunkBytes` (the store's default
+   * when absent); rejects with BlobNotFoundError for unknown hashes.
+   */
+  open(hash: string, range?: { start: number; end: number }, chunkBytes?: number): Promise<Readable>;
   /**
    * A local file path for tools that need one (sharp, ffmpeg); release() after use (a no-op for the fs
    * store, a temp-file cleanup for remote stores later). The file must not be modified.

@@ -81,14 +81,14 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async open(hash: string, range?: { start: number; end: number }): Promise<Readable> {
+  async open(hash: string, range?: { start: number; end: number }, chunkBytes?: number): Promise<Readable> {
     const file = this.pathOf(hash);
     if (range) checkRange(range);
     // Opening first turns a missing blob into a rejection here rather than a stream error later.
     const handle = await fs.open(file, 'r').catch((err: unknown) => {
       throw isNotFound(err) ? new BlobNotFoundError(`blob ${hash} not found`) : err;
     });
-    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    return handle.createReadStream({ ...(range ? { start: range.start, end: range.end } : {}), ...(chunkBytes ? { highWaterMark: chunkBytes } : {}) });
   }
 
   async localFile(hash: string): Promise<{ path: string; release(): Promise<void> }> {

@@ -1,63 +1,49 @@
 import path from 'node:path';
-import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance, DuckDBTimestampTZValue, LIST, VARCHAR } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
 
 /** `JSON`: a nested value kept as its JSON text in a VARCHAR column (readers without DuckDB's json extension read it too). */
 export type ParquetColumnType = 'VARCHAR' | 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'VARCHAR[]' | 'TIMESTAMPTZ' | 'JSON';
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
-const STRING_LIST = LIST(VARCHAR);
+const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
- * Rows appended one at a time into a DuckDB table on disk (so a large export spills instead of growing
- * memory), then written as one snappy Parquet file — the codec every reader has, pure-JS ones included —
- * with exactly the declared column types, so an all-null column is still typed.
+ * Row groups each thread builds in memory before writing: DuckDB's default (122,880 rows, unbounded bytes)
+ * ran a 1M-row export out of its 192 MB (two threads, a group each, plus the CSV reader's buffers).
  */
-export class ParquetRows {
-  private constructor(
-    private readonly instance: DuckDBInstance,
-    private readonly connection: DuckDBConnection,
-    private readonly appender: DuckDBAppender,
-    private readonly columns: Array<[string, ParquetColumnType]>,
-  ) {}
+const ROW_GROUP_ROWS = 32_768;
+const ROW_GROUP_BYTES = '32MB';
 
-  /** `dir` holds DuckDB's own file; the caller removes it. */
-  static async open(dir: string, columns: Record<string, ParquetColumnType>): Promise<ParquetRows> {
-    const instance = await DuckDBInstance.create(path.join(dir, 'rows.duckdb'), { threads: '2', memory_limit: '192MB' });
+/** What a CSV cell is read as, and how it becomes its column: lists arrive as JSON text, datetimes as ISO text. */
+function fromCsv(name: string, type: ParquetColumnType): { read: string; value: string } {
+  if (type === 'VARCHAR[]') return { read: 'VARCHAR', value: `cast(cast(${ident(name)} as JSON) as VARCHAR[])` };
+  if (type === 'TIMESTAMPTZ') return { read: 'VARCHAR', value: `try_cast(${ident(name)} as TIMESTAMPTZ)` };
+  return { read: type === 'JSON' ? 'VARCHAR' : type, value: ident(name) };
+}
+
+/**
+ * Converts PostgreSQL's CSV files (no header; NULL unquoted and empty; lists and JSON as JSON text) of exactly
+ * these columns into one snappy Parquet file — the codec every reader has, pure-JS ones included — with
+ * exactly the declared column types, so an all-null column is still typed. DuckDB parses and encodes the
+ * rows column by column in native code, never as JavaScript values; `dir` takes its spill files. The rows'
+ * order is not kept (a reader keys them by media_id).
+ */
+export async function csvToParquet(csvPaths: string[], parquetPath: string, dir: string, columns: Record<string, ParquetColumnType>): Promise<void> {
+  // Rows in any order: then both threads encode row groups at once (measured 0.47–0.52 s against 0.84–0.93 s for 100k rows).
+  const options = { threads: '2', memory_limit: '192MB', temp_directory: path.join(dir, 'duckdb.tmp'), preserve_insertion_order: 'false' };
+  const instance = await DuckDBInstance.create(':memory:', options);
+  try {
     const connection = await instance.connect();
-    const definition = Object.entries(columns)
-      .map(([name, type]) => `"${name}" ${type === 'JSON' ? 'VARCHAR' : type}`)
-      .join(', ');
-    await connection.run(`create table rows (${definition})`);
-    return new ParquetRows(instance, connection, await connection.createAppender('rows'), Object.entries(columns));
-  }
-
-  append(row: Record<string, unknown>): void {
-    for (const [name, type] of this.columns) {
-      const value = row[name];
-      if (value === null || value === undefined) this.appender.appendNull();
-      else if (type === 'VARCHAR') this.appender.appendVarchar(String(value));
-      else if (type === 'BIGINT') this.appender.appendBigInt(BigInt(value as number));
-      else if (type === 'INTEGER') this.appender.appendInteger(value as number);
-      else if (type === 'DOUBLE') this.appender.appendDouble(value as number);
-      else if (type === 'BOOLEAN') this.appender.appendBoolean(value as boolean);
-      else if (type === 'VARCHAR[]') this.appender.appendList(value as string[], STRING_LIST);
-      else if (type === 'JSON') this.appender.appendVarchar(JSON.stringify(value));
-      else this.appender.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(Date.parse(value as string)) * 1000n));
-    }
-    this.appender.endRow();
-  }
-
-  async finish(parquetPath: string): Promise<void> {
     try {
-      this.appender.closeSync();
-      await this.connection.run(`copy rows to ${quote(parquetPath)} (format parquet, compression snappy)`);
+      const entries = Object.entries(columns).map(([name, type]) => [name, fromCsv(name, type)] as const);
+      const read = entries.map(([name, { read }]) => `${quote(name)}: ${quote(read)}`).join(', ');
+      const select = entries.map(([name, { value }]) => `${value} as ${ident(name)}`).join(', ');
+      const source = `read_csv([${csvPaths.map(quote).join(', ')}], columns = {${read}}, header = false, delim = ',', quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false)`;
+      await connection.run(`copy (select ${select} from ${source}) to ${quote(parquetPath)} (format parquet, compression snappy, row_group_size ${ROW_GROUP_ROWS}, row_group_size_bytes '${ROW_GROUP_BYTES}')`);
     } finally {
-      this.close();
+      connection.closeSync();
     }
-  }
-
-  close(): void {
-    this.connection.closeSync();
-    this.instance.closeSync();
+  } finally {
+    instance.closeSync();
   }
 }

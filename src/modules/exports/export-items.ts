@@ -58,12 +58,13 @@ const LEVELS = [0, 1, 2, 3, 4] as const;
  * The media ids a selection names in the version: the union of its media lists and its clusters (a cluster
  * id matched at whichever level it belongs to) less each cluster's exclusions; duplicates count once.
  */
-export function selectedIds(versionId: string, selection: MediaSelection | null): RawBuilder<unknown> {
-  if (selection === null) return sql`select media_id from version_media where version_id = ${versionId}::uuid`;
-  const json = JSON.stringify(selection);
+export function selectedIds(versionId: string, selection: MediaSelection | null, inline = false): RawBuilder<unknown> {
+  const value = (text: string) => (inline ? sql.lit(text) : sql`${text}`);
+  if (selection === null) return sql`select media_id from version_media where version_id = ${value(versionId)}::uuid`;
+  const json = value(JSON.stringify(selection));
   const byCluster = LEVELS.map(
     (level) => sql`select vm.media_id from version_media vm join clusters c on vm.${sql.ref(`cluster_l${level}`)} = c.cluster_id
-      where vm.version_id = ${versionId}::uuid and vm.media_id <> all(c.excluded)`,
+      where vm.version_id = ${value(versionId)}::uuid and vm.media_id <> all(c.excluded)`,
   );
   return sql`with picked as (select jsonb_array_elements(${json}::jsonb) as e),
     clusters as (
@@ -71,9 +72,16 @@ export function selectedIds(versionId: string, selection: MediaSelection | null)
         coalesce(array(select jsonb_array_elements_text(e -> 'payload' -> 'exclude_media_ids'))::uuid[], '{}') as excluded
       from picked where e ->> 'type' = 'cluster'),
     listed as (select jsonb_array_elements_text(e -> 'payload' -> 'media_ids')::uuid as media_id from picked where e ->> 'type' = 'media')
-    select vm.media_id from version_media vm join listed l on l.media_id = vm.media_id where vm.version_id = ${versionId}::uuid
+    select vm.media_id from version_media vm join listed l on l.media_id = vm.media_id where vm.version_id = ${value(versionId)}::uuid
     union ${sql.join(byCluster, sql` union `)}`;
 }
+
+/** A file name with the characters a path inside the archive cannot hold replaced. */
+export const safeName = (fileName: RawBuilder<unknown>) => sql<string>`regexp_replace(${fileName}, '[/\\\\#:]+', '_', 'g')`;
+
+/** The safe name of a media whose name another one shares (case-insensitively): its id goes before the extension. */
+export const clashFreeName = (safe: RawBuilder<unknown>, id: RawBuilder<unknown>) =>
+  sql<string>`regexp_replace(${safe}, '(\\.[^.]*)?$', '') || '_' || ${id} || coalesce(substring(${safe} from '\\.[^.]*$'), '')`;
 
 /**
  * The rows of an export in archive order (file name case-insensitively, then id: the order the window's own sort
@@ -82,6 +90,7 @@ export function selectedIds(versionId: string, selection: MediaSelection | null)
  * the name with the media id before its extension.
  */
 export function itemsQuery(versionId: string, selection: MediaSelection | null): RawBuilder<ExportItem> {
+  const safe = sql.ref('safe_name');
   return sql<ExportItem>`with picked as (${selectedIds(versionId, selection)}),
     named as (
       select m.id, m.media_type, m.file_name, m.blob_hash, m.size, m.width, m.height, m.quality_flags, m.blur, m.brightness,
@@ -89,12 +98,11 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
         case when m.parent_media_id is not null then (select v.file_name from media v where v.id = m.parent_media_id) end as video_name,
         vm.uniqueness_score, vm.nn_similarity, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4,
         vm.duplicate_group, vm.is_outlier, vm.tags, vm.label, vm.custom_fields, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
-        regexp_replace(m.file_name, '[/\\\\#:]+', '_', 'g') as safe_name
+        ${safeName(sql.ref('m.file_name'))} as safe_name
       from picked p join media m on m.id = p.media_id
       join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id)
     select id as media_id, media_type,
-      case when count(*) over (partition by lower(safe_name)) = 1 then safe_name
-        else regexp_replace(safe_name, '(\\.[^.]*)?$', '') || '_' || id || coalesce(substring(safe_name from '\\.[^.]*$'), '') end as image_filename,
+      case when count(*) over (partition by lower(safe_name)) = 1 then safe_name else ${clashFreeName(safe, sql.ref('id'))} end as image_filename,
       file_name, blob_hash, size as file_size, width, height, uniqueness_score, nn_similarity, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
       duplicate_group, is_outlier, quality_flags, blur, brightness, captured_at,
       parent_media_id as video_id, video_name, frame_timestamp, tags, label, custom_fields, created_at, caption, objects, ocr_text

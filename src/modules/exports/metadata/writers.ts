@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { ExportFormat } from '../../../core/exports.js';
 import { METADATA_ENTRY } from '../../../core/exports.js';
-import { ParquetRows } from '../../../adapters/parquet/duckdb-parquet.js';
 import type { ExportItem } from '../export-items.js';
 import type { ParquetColumnType } from '../../../adapters/parquet/duckdb-parquet.js';
 import { COLUMN_TYPES, type ExportRow } from './columns.js';
@@ -31,8 +30,11 @@ export interface ExportInfo {
   total_media_items: number;
 }
 
-/** `columns`: every column in order with its Parquet type (exportColumns: the fixed ones and the version's custom fields). */
-export function metadataWriter(format: ExportFormat, dir: string, info: ExportInfo, columns: Record<string, ParquetColumnType> = COLUMN_TYPES): MetadataWriter {
+/**
+ * `columns`: every column in order (exportColumns: the fixed ones and the version's custom fields). Parquet has
+ * no row writer: it is built column-wise (export-columns.ts).
+ */
+export function metadataWriter(format: Exclude<ExportFormat, 'parquet'>, dir: string, info: ExportInfo, columns: Record<string, ParquetColumnType> = COLUMN_TYPES): MetadataWriter {
   const file = path.join(dir, METADATA_ENTRY[format]);
   switch (format) {
     case 'json':
@@ -41,8 +43,6 @@ export function metadataWriter(format: ExportFormat, dir: string, info: ExportIn
       return csvWriter(file, Object.keys(columns));
     case 'coco':
       return cocoWriter(file, info);
-    case 'parquet':
-      return parquetWriter(file, dir, columns);
   }
 }
 
@@ -89,27 +89,5 @@ function csvWriter(file: string, COLUMNS: string[]): MetadataWriter {
       return file;
     },
     dispose: () => sink.dispose(),
-  };
-}
-
-/** Rows go straight into a DuckDB table on disk (typed, no text round trip), written out as Parquet at the end. */
-function parquetWriter(file: string, dir: string, columns: Record<string, ParquetColumnType>): MetadataWriter {
-  let rows: ParquetRows | null = null;
-  let finished = false;
-  const table = async () => (rows ??= await ParquetRows.open(dir, columns));
-  return {
-    entryName: METADATA_ENTRY.parquet,
-    compress: false,
-    async write(row) {
-      (await table()).append(row as unknown as Record<string, unknown>);
-    },
-    async finish() {
-      finished = true;
-      await (await table()).finish(file);
-      return file;
-    },
-    dispose: () => {
-      if (!finished) rows?.close();
-    },
   };
 }
