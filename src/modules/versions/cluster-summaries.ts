@@ -1,0 +1,141 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../adapters/db/database.js';
+import { CLUSTER_LEVELS } from '../../core/clustering.js';
+
+/** Members a cluster summary keeps, best first: a page asking for more per cluster reads the version's rows. */
+export const SUMMARY_PREVIEWS = 20;
+
+const LEVELS = Array.from({ length: CLUSTER_LEVELS }, (_, level) => level);
+const clusterRef = (level: number) => sql.ref(`w.cluster_l${level}`);
+
+/** Explore's member order for a size-sorted page without a text query (explore.repo.ts, page). */
+const MEMBER_ORDER = sql`cardinality(m.quality_flags) asc, (coalesce(m.width, 0)::int8 * coalesce(m.height, 0)) desc, w.uniqueness_score desc nulls last, w.media_id`;
+
+/** The wide rows of a version: its own, and its base's it does not hold itself. */
+function wideRows(versionId: string, baseId: string | null): RawBuilder<unknown> {
+  const own = sql`select r.* from version_rows r where r.version_id = ${versionId}::uuid`;
+  if (!baseId) return sql`(${own})`;
+  return sql`(${own} union all select b.* from version_rows b where b.version_id = ${baseId}::uuid
+    and not exists (select 1 from version_rows o where o.version_id = ${versionId}::uuid and o.media_id = b.media_id))`;
+}
+
+/** A version's summaries at `level`, its own and its base's it does not hold itself (tombstones of size 0 included). */
+export function summariesOf(versionId: string, baseId: string | null, level: number): RawBuilder<unknown> {
+  const own = sql`select s.* from cluster_summaries s where s.version_id = ${versionId}::uuid and s.level = ${level}::int2`;
+  if (!baseId) return sql`(${own})`;
+  return sql`(${own} union all select b.* from cluster_summaries b where b.version_id = ${baseId}::uuid and b.level = ${level}::int2
+    and not exists (select 1 from cluster_summaries o where o.version_id = ${versionId}::uuid and o.level = ${level}::int2 and o.cluster_id = b.cluster_id))`;
+}
+
+/**
+ * Summarises the clusters of the version's rows `members` selects (over `w` and `m`): one row per cluster and
+ * level, with its first SUMMARY_PREVIEWS members in Explore's order.
+ */
+function insertSummaries(versionId: string, rows: RawBuilder<unknown>, members: RawBuilder<boolean>, clusters: (level: number) => RawBuilder<boolean>): RawBuilder<unknown> {
+  const perLevel = LEVELS.map(
+    (level) => sql`select ${level}::int2 as level, cluster_l${sql.raw(String(level))} as cluster_id, count(*)::int as size,
+      count(*) filter (where media_type = 'IMAGE')::int as n_images, count(distinct parent_media_id)::int as n_videos,
+      sum(n_objects)::int as n_objects, max(uniqueness_score) as best_uniqueness,
+      (array_agg(media_id order by position))[1:${SUMMARY_PREVIEWS}::int] as previews
+      from members where cluster_l${sql.raw(String(level))} is not null and ${clusters(level)} group by 2`,
+  );
+  return sql`insert into cluster_summaries (version_id, level, cluster_id, size, n_images, n_videos, n_objects, best_uniqueness, previews)
+    with members as materialized (
+      select w.media_id, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4, w.uniqueness_score,
+        coalesce(jsonb_array_length(w.objects), 0) as n_objects, m.media_type, m.parent_media_id,
+        row_number() over (order by ${MEMBER_ORDER}) as position
+      from ${rows} w join media m on m.id = w.media_id
+      where m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${members}
+    )
+    select ${versionId}::uuid, s.* from (${sql.join(perLevel, sql` union all `)}) s`;
+}
+
+async function summaryBase(trx: Db, versionId: string): Promise<{ base_id: string | null; n_clusters: number[] } | undefined> {
+  const { rows } = await sql<{ base_id: string | null; n_clusters: number[] }>`select base_id, n_clusters from version_summaries
+    where version_id = ${versionId}::uuid`.execute(trx);
+  return rows[0];
+}
+
+/** Summarises every cluster of the version (as whole summaries, inheriting none). Cost: a scan and a sort of its rows. */
+async function buildAll(trx: Db, versionId: string, baseId: string | null): Promise<void> {
+  await insertSummaries(versionId, wideRows(versionId, baseId), sql<boolean>`true`, () => sql<boolean>`true`).execute(trx);
+  const { rows } = await sql<{ level: number; n: number }>`select level, count(*)::int as n from cluster_summaries
+    where version_id = ${versionId}::uuid group by level`.execute(trx);
+  const counts = LEVELS.map((level) => rows.find((r) => r.level === level)?.n ?? 0);
+  await sql`insert into version_summaries (version_id, base_id, n_clusters) values (${versionId}::uuid, null, ${counts}::int[])`.execute(trx);
+}
+
+/** The state a summary depends on, of media `c.media_id` in a version (its own row, else its base's), as `alias`. */
+function stateOf(versionId: string, baseId: string | null, alias: string): RawBuilder<unknown> {
+  const own = sql`select r.* from version_rows r where r.version_id = ${versionId}::uuid and r.media_id = c.media_id`;
+  const source = baseId
+    ? sql`(${own} union all select b.* from version_rows b where b.version_id = ${baseId}::uuid and b.media_id = c.media_id
+        and not exists (select 1 from version_rows o where o.version_id = ${versionId}::uuid and o.media_id = c.media_id))`
+    : sql`(${own})`;
+  return sql`left join lateral (select x.cluster_l0, x.cluster_l1, x.cluster_l2, x.cluster_l3, x.cluster_l4, x.uniqueness_score,
+    coalesce(jsonb_array_length(x.objects), 0) as n_objects from ${source} x) ${sql.raw(alias)} on true`;
+}
+
+/**
+ * Summarises only what the version's change touched: the clusters (old and new) of the media whose state differs
+ * from `reference` (the previous head over the same base, or the base itself), over summaries inherited from the
+ * base. Cost: the rows the version and the reference hold themselves, and one scan of the version's rows.
+ */
+async function buildDelta(trx: Db, versionId: string, baseId: string, reference: string): Promise<void> {
+  const refBase = reference === baseId ? null : baseId;
+  const candidates =
+    reference === baseId
+      ? sql`select media_id from version_rows where version_id = ${versionId}::uuid`
+      : sql`select media_id from version_rows where version_id = ${versionId}::uuid union select media_id from version_rows where version_id = ${reference}::uuid`;
+  const cols = ['cluster_l0', 'cluster_l1', 'cluster_l2', 'cluster_l3', 'cluster_l4'];
+  const { rows } = await sql<{ old: Array<string | null>; new: Array<string | null> }>`
+    select array[${sql.raw(cols.map((c) => `o.${c}`).join(', '))}]::text[] as old, array[${sql.raw(cols.map((c) => `n.${c}`).join(', '))}]::text[] as new
+    from (${candidates}) c
+    ${stateOf(versionId, baseId, 'n')}
+    ${stateOf(reference, refBase, 'o')}
+    where (n.cluster_l0, n.cluster_l1, n.cluster_l2, n.cluster_l3, n.cluster_l4, n.uniqueness_score, n.n_objects)
+      is distinct from (o.cluster_l0, o.cluster_l1, o.cluster_l2, o.cluster_l3, o.cluster_l4, o.uniqueness_score, o.n_objects)`.execute(trx);
+  const touched = LEVELS.map((level) => [...new Set(rows.flatMap((r) => [r.old[level], r.new[level]]).filter((c): c is string => c != null))]);
+  const touchedAt = (level: number) => sql`${touched[level]!}::uuid[]`;
+  const isTouched = (level: number) => sql<boolean>`w.cluster_l${sql.raw(String(level))} = any(${touchedAt(level)})`;
+  const referenceSummary = (await summaryBase(trx, reference))!;
+  if (reference !== baseId) {
+    for (const level of LEVELS) {
+      await sql`insert into cluster_summaries select ${versionId}::uuid, level, cluster_id, size, n_images, n_videos, n_objects, best_uniqueness, previews
+        from cluster_summaries where version_id = ${reference}::uuid and level = ${level}::int2 and not (cluster_id = any(${touchedAt(level)}))`.execute(trx);
+    }
+  }
+  if (rows.length > 0) {
+    const anyTouched = sql<boolean>`(${sql.join(LEVELS.map(isTouched), sql` or `)})`;
+    await insertSummaries(versionId, wideRows(versionId, baseId), anyTouched, (level) => sql<boolean>`cluster_l${sql.raw(String(level))} = any(${touchedAt(level)})`).execute(trx);
+  }
+  const counts: number[] = [];
+  for (const level of LEVELS) {
+    const ids = touched[level]!;
+    if (ids.length > 0) {
+      await sql`insert into cluster_summaries (version_id, level, cluster_id, size, n_images, n_videos, n_objects, best_uniqueness, previews)
+        select ${versionId}::uuid, ${level}::int2, id, 0, 0, 0, 0, null, '{}' from unnest(${ids}::uuid[]) id
+        on conflict do nothing`.execute(trx);
+    }
+    const { rows: n } = await sql<{ before: number; after: number }>`select
+      (select count(*)::int from ${summariesOf(reference, referenceSummary.base_id, level)} s where s.cluster_id = any(${ids}::uuid[]) and s.size > 0) as before,
+      (select count(*)::int from cluster_summaries s where s.version_id = ${versionId}::uuid and s.level = ${level}::int2 and s.cluster_id = any(${ids}::uuid[]) and s.size > 0) as after`.execute(trx);
+    counts.push(referenceSummary.n_clusters[level]! - n[0]!.before + n[0]!.after);
+  }
+  await sql`insert into version_summaries (version_id, base_id, n_clusters) values (${versionId}::uuid, ${baseId}::uuid, ${counts}::int[])`.execute(trx);
+}
+
+/**
+ * Gives a version becoming its dataset's head the cluster summaries Explore pages read, unless it has them (a
+ * restored snapshot). A delta version whose base is summarised whole summarises only what its change touched,
+ * against the previous head when that shares its base; any other version is summarised whole.
+ */
+export async function refreshClusterSummaries(trx: Db, versionId: string, previousHeadId: string | null): Promise<void> {
+  if (await summaryBase(trx, versionId)) return;
+  const base = await trx.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
+  const baseSummary = base ? await summaryBase(trx, base.base_id) : undefined;
+  if (!base || !baseSummary || baseSummary.base_id !== null) return buildAll(trx, versionId, base?.base_id ?? null);
+  const previous = previousHeadId && previousHeadId !== base.base_id ? await summaryBase(trx, previousHeadId) : undefined;
+  const reference = previous && previous.base_id === base.base_id ? previousHeadId! : base.base_id;
+  await buildDelta(trx, versionId, base.base_id, reference);
+}
