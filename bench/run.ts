@@ -11,6 +11,7 @@ import { taskList } from './task-list.js';
 import { enrichmentModels } from './enrichment-models.js';
 import { enrichmentEndToEnd } from './enrichment.js';
 import { importStages } from './import-stages.js';
+import { explore } from './explore.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
@@ -25,6 +26,7 @@ import { importStages } from './import-stages.js';
  * BENCH_ENRICH_E2E_IMAGES, BENCH_ENRICH_MODELS for enrichment (end to end through the API): photos (default 1000), TYPE=model_id pairs.
  * BENCH_ANNOTATION_MEDIA, BENCH_TAG_MEDIA, BENCH_IMPORT_ROWS for annotations (defaults 1000000, 100000, 1000000).
  * BENCH_IMPORT_ROWS, BENCH_STAGE_RUNS for import-stages: media and rows, and runs of each stage (defaults 1000000, 3).
+ * BENCH_EXPLORE_MEDIA, BENCH_EXPLORE_REPEATS for explore: media of the big dataset, requests a row (defaults 100000, 20).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -39,6 +41,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   enrichment: enrichmentEndToEnd,
   annotations,
   'import-stages': importStages,
+  explore,
 };
 
 function print(report: BenchReport): void {

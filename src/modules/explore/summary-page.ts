@@ -30,8 +30,9 @@ export async function summaryPage(
       array(select distinct o ->> 'label' from jsonb_array_elements(coalesce(vm.objects, '[]')) o order by 1) as object_labels
     from page p
     cross join lateral unnest(p.previews[1:${q.previewsLimit}::int]) with ordinality as x(media_id, position)
-    cross join lateral (select * from version_media v where v.version_id = ${q.versionId}::uuid and v.media_id = x.media_id) vm
-    join media m on m.id = x.media_id
+    -- limit 1 keeps each lookup a probe by key: flattened, the planner merge-joined the version's every row.
+    cross join lateral (select * from version_media v where v.version_id = ${q.versionId}::uuid and v.media_id = x.media_id limit 1) vm
+    cross join lateral (select * from media where id = x.media_id limit 1) m
     order by p.size desc, p.cluster_id, x.position`.execute(db);
   return { rows: result.rows, totalClusters: summary.n_clusters[q.level] ?? 0 };
 }

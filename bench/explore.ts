@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
+import type { Database } from '../src/adapters/db/schema.js';
+import { loadConfig } from '../src/config.js';
+import { emptyFilters } from '../src/core/vql.js';
+import { signClientToken } from '../src/modules/auth/auth.service.js';
+import { ExploreRepo, type ExplorePageQuery } from '../src/modules/explore/explore.repo.js';
+import { refreshClusterSummaries } from '../src/modules/versions/cluster-summaries.js';
+import { type Loupe, startLoupe } from '../src/server.js';
+import { type BenchReport, type Goal, fixed, median } from './lib/report.js';
+import { seedIndexedDataset } from './lib/seed-media.js';
+
+const PAGE_GOAL_MS = 150;
+const SIZE_GOAL_BYTES = 500_000;
+const SMALL_RATIO_GOAL = 1.2;
+const SMALL_MEDIA = 1000;
+
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)]!;
+
+/**
+ * Explore at scale (BENCH_EXPLORE_MEDIA, default 100000; BENCH_EXPLORE_REPEATS, default 20): unfiltered pages at
+ * every level, page 0 and 50, read from the cluster summaries; the response size at threshold 4 with the default
+ * previews; a filtered page of a 1,000-media dataset alone and beside the big one; and the summaries' build.
+ * BENCH_EXPLAIN=1 adds EXPLAIN ANALYZE of the unfiltered page's statements.
+ */
+export async function explore(): Promise<BenchReport> {
+  const n = Number(process.env.BENCH_EXPLORE_MEDIA ?? 100_000);
+  const repeats = Number(process.env.BENCH_EXPLORE_REPEATS ?? 20);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-'));
+  let loupe: Loupe | null = null;
+  const rows: string[][] = [];
+  const goals: Goal[] = [];
+  const details: string[] = [];
+  try {
+    loupe = await startLoupe(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }, { role: 'all' }));
+    const { db } = loupe.container.database;
+    const issued = await loupe.container.services.auth.createUser('bench-explore@example.com');
+    const token = await signClientToken(issued.api_key, issued.api_secret, 3600);
+    const get = async (route: string) => {
+      const start = performance.now();
+      const res = await fetch(`${loupe!.url}${route}`, { headers: { authorization: `Bearer ${token}` } });
+      const text = await res.text();
+      const elapsed = performance.now() - start;
+      if (res.status !== 200) throw new Error(`GET ${route}: ${res.status} ${text}`);
+      return { elapsed, bytes: Buffer.byteLength(text) };
+    };
+    const timed = async (route: string, times: number) => {
+      await get(route);
+      const xs: number[] = [];
+      for (let i = 0; i < times; i++) xs.push((await get(route)).elapsed);
+      return xs;
+    };
+
+    const small = await seedIndexedDataset(loupe, issued.user_id, 'bench-explore-small', SMALL_MEDIA);
+    const smallQuery = `/api/v1/explore/${small}?threshold=0&issue_type=outliers`;
+    const smallAlone = await timed(smallQuery, repeats);
+
+    const seedStart = performance.now();
+    const big = await seedIndexedDataset(loupe, issued.user_id, 'bench-explore-big', n);
+    const seedS = (performance.now() - seedStart) / 1000;
+    const { head_version_id: versionId } = await db.selectFrom('datasets').select('head_version_id').where('id', '=', big).executeTakeFirstOrThrow();
+    const buildStart = performance.now();
+    await db.transaction().execute(async (trx) => {
+      await sql`delete from cluster_summaries where version_id = ${versionId}::uuid`.execute(trx);
+      await sql`delete from version_summaries where version_id = ${versionId}::uuid`.execute(trx);
+      await refreshClusterSummaries(trx, versionId!, null);
+    });
+    const buildS = (performance.now() - buildStart) / 1000;
+    await sql`vacuum analyze cluster_summaries, version_summaries`.execute(db);
+    rows.push([`seed ${n} media (untimed setup)`, `${fixed(seedS, 1)} s`, '', '']);
+    rows.push([`summaries built whole, ${n} media`, `${fixed(buildS, 2)} s`, '', '']);
+
+    const smallBeside = await timed(smallQuery, repeats);
+    const ratio = median(smallBeside) / median(smallAlone);
+    rows.push([`1k dataset, outliers filter, alone`, `${fixed(median(smallAlone), 1)} ms`, `${fixed(p95(smallAlone), 1)} ms`, '']);
+    rows.push([`1k dataset, outliers filter, beside ${n}`, `${fixed(median(smallBeside), 1)} ms`, `${fixed(p95(smallBeside), 1)} ms`, `${fixed(ratio, 2)}×`]);
+    goals.push({ description: `1k dataset beside ${n} media within ${SMALL_RATIO_GOAL}× of alone (median)`, pass: ratio <= SMALL_RATIO_GOAL, actual: `${fixed(ratio, 2)}×` });
+
+    let worstP95 = 0;
+    for (let threshold = 0; threshold <= 4; threshold++) {
+      for (const page of [0, 50]) {
+        const xs = await timed(`/api/v1/explore/${big}?threshold=${threshold}&page_number=${page}`, repeats);
+        worstP95 = Math.max(worstP95, p95(xs));
+        rows.push([`unfiltered, threshold ${threshold}, page ${page}`, `${fixed(median(xs), 1)} ms`, `${fixed(p95(xs), 1)} ms`, '']);
+      }
+    }
+    goals.push({ description: `unfiltered page p95 < ${PAGE_GOAL_MS} ms at ${n} media (worst level/page)`, pass: worstP95 < PAGE_GOAL_MS, actual: `${fixed(worstP95, 1)} ms` });
+    const rowsPath = await timed(`/api/v1/explore/${big}?threshold=0&page_number=0&media_type=IMAGE`, 3);
+    rows.push([`same page read from the rows (media_type filter), threshold 0`, `${fixed(median(rowsPath), 1)} ms`, `${fixed(p95(rowsPath), 1)} ms`, '']);
+    const bytes = (await get(`/api/v1/explore/${big}?threshold=4`)).bytes;
+    rows.push(['response, threshold 4, default previews', `${fixed(bytes / 1000, 1)} KB`, '', '']);
+    goals.push({ description: `response at threshold 4 with default previews < ${SIZE_GOAL_BYTES / 1000} KB`, pass: bytes < SIZE_GOAL_BYTES, actual: `${fixed(bytes / 1000, 1)} KB` });
+    const more = await timed(`/api/v1/explore/${big}?threshold=4&previews_limit=20`, 5);
+    rows.push(['threshold 4, previews_limit=20 (stored previews)', `${fixed(median(more), 1)} ms`, `${fixed(p95(more), 1)} ms`, '']);
+
+    if (process.env.BENCH_EXPLAIN === '1') {
+      for (const [level, page] of [[0, 0], [4, 50]] as const) {
+        details.push(`### unfiltered page, threshold ${level}, page ${page}`, ...(await explainPage(loupe, { versionId: versionId!, level, page, previewsLimit: 6, filters: emptyFilters(), candidates: null, sort: 'size' })));
+      }
+    }
+    const load = os.loadavg().map((x) => fixed(x, 2)).join(' ');
+    return {
+      title: `Explore at ${n} media`,
+      notes: [`load average ${load}; ${repeats} requests a row after one warm-up`],
+      columns: ['what', 'median', 'p95', ''],
+      rows,
+      goals,
+      details,
+    };
+  } finally {
+    await loupe?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of each statement ExploreRepo.page runs for `q`. */
+async function explainPage(loupe: Loupe, q: ExplorePageQuery): Promise<string[]> {
+  const captured: Array<Pick<CompiledQuery, 'sql' | 'parameters'>> = [];
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: loupe.container.database.pool }),
+    log: (event) => {
+      if (event.level === 'query') captured.push(event.query);
+    },
+  });
+  await new ExploreRepo(db).page(q);
+  const out: string[] = [];
+  for (const c of captured) {
+    const { rows } = await loupe.container.database.pool.query(`explain (analyze, buffers) ${c.sql}`, c.parameters as unknown[]);
+    out.push('```', c.sql.replace(/\s+/g, ' ').slice(0, 600), '', ...rows.map((r: Record<string, string>) => r['QUERY PLAN']!), '```');
+  }
+  return out;
+}
