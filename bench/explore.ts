@@ -96,6 +96,9 @@ export async function explore(): Promise<BenchReport> {
     rows.push(['threshold 4, previews_limit=20 (stored previews)', `${fixed(median(more), 1)} ms`, `${fixed(p95(more), 1)} ms`, '']);
 
     if (process.env.BENCH_EXPLAIN === '1') {
+      const { head_version_id: smallVersion } = await db.selectFrom('datasets').select('head_version_id').where('id', '=', small).executeTakeFirstOrThrow();
+      const outliers = { ...emptyFilters(), issues: [{ issue: 'outliers' as const, mode: 'in' as const }] };
+      details.push(`### 1k dataset beside ${n}, outliers filter`, ...(await explainPage(loupe, { versionId: smallVersion!, level: 0, page: 0, previewsLimit: 6, filters: outliers, candidates: null, sort: 'size' })));
       for (const [level, page] of [[0, 0], [4, 50]] as const) {
         details.push(`### unfiltered page, threshold ${level}, page ${page}`, ...(await explainPage(loupe, { versionId: versionId!, level, page, previewsLimit: 6, filters: emptyFilters(), candidates: null, sort: 'size' })));
       }

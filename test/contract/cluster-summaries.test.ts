@@ -55,6 +55,10 @@ async function expectSummariesRight(id: string, media: number) {
     }
   }
   expect(await page(id, 'threshold=0&page_number=1&previews_limit=5')).toEqual(await page(id, 'threshold=0&page_number=1&previews_limit=5&media_type=IMAGE'));
+  const views = (await server.api(owner.token, 'GET', url('/views', id))).body.views as Array<{ name: string; stats: unknown; total_results: number }>;
+  const stats = (name: string) => views.find((v) => v.name === name);
+  expect(stats('all')).toMatchObject({ total_results: media, stats: { n_images: media, n_video_frames: 0, n_videos: 0 } });
+  expect(stats('all')!.stats).toEqual(stats('all, filtered')!.stats);
   return page(id, 'threshold=0&previews_limit=20');
 }
 
@@ -84,6 +88,9 @@ describe('cluster summaries stay right', () => {
   let creationSnapshot: string;
 
   it('after the dataset is created and indexed', async () => {
+    for (const [name, query] of [['all', ''], ['all, filtered', '?media_type=IMAGE,VIDEO_FRAME']]) {
+      expect((await server.api(owner.token, 'POST', `${url('/views')}${query}`, { name, alerting_enabled: false })).status).toBe(200);
+    }
     const first = await expectSummariesRight(datasetId, 3);
     expect(first.clusters).toHaveLength(3);
     creationSnapshot = (await server.api(owner.token, 'POST', url('/snapshot'), { name: 'three' })).body.snapshot_id;

@@ -3,7 +3,7 @@ import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
-import { SUMMARY_PREVIEWS } from '../versions/cluster-summaries.js';
+import { SUMMARY_PREVIEWS, summaryState } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
 import { MEDIA_TEXT, filtersSql, tsQuery } from './explore-filters.js';
 import { summaryPage } from './summary-page.js';
@@ -147,6 +147,12 @@ export class ExploreRepo {
   /** How many media (and of which kind, in how many clusters at `level`) Explore would list for these filters. */
   async count(q: Pick<ExplorePageQuery, 'versionId' | 'level' | 'filters' | 'candidates'>): Promise<MatchCounts> {
     const cluster = clusterColumn(q.level);
+    if (!q.candidates && isEmptyFilters(q.filters)) {
+      const summary = await summaryState(this.db, q.versionId);
+      const [media, images] = [summary?.n_media[q.level], summary?.n_images[q.level]];
+      // Videos are counted by their distinct frames' parents, which the summaries cannot add up: only without frames.
+      if (summary && media === images) return { n_media: media!, n_images: images!, n_video_frames: 0, n_videos: 0, n_clusters: summary.n_clusters[q.level]! };
+    }
     const candidates = candidatesJoin(q.candidates);
     const { rows } = await sql<MatchCounts>`
       select count(*)::int as n_media, count(*) filter (where m.media_type = 'IMAGE')::int as n_images,

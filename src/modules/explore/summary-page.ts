@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
-import { summariesOf } from '../versions/cluster-summaries.js';
+import { summariesOf, summaryState } from '../versions/cluster-summaries.js';
 import type { ExploreRow } from './explore.repo.js';
 
 /**
@@ -12,9 +12,7 @@ export async function summaryPage(
   db: Db,
   q: { versionId: string; level: number; page: number; previewsLimit: number; clustersPerPage: number },
 ): Promise<{ rows: ExploreRow[]; totalClusters: number } | undefined> {
-  const { rows: state } = await sql<{ base_id: string | null; n_clusters: number[] }>`select base_id, n_clusters from version_summaries
-    where version_id = ${q.versionId}::uuid`.execute(db);
-  const summary = state[0];
+  const summary = await summaryState(db, q.versionId);
   if (!summary) return undefined;
   const result = await sql<ExploreRow>`
     with page as materialized (

@@ -50,19 +50,35 @@ function insertSummaries(versionId: string, rows: RawBuilder<unknown>, members: 
     select ${versionId}::uuid, s.* from (${sql.join(perLevel, sql` union all `)}) s`;
 }
 
-async function summaryBase(trx: Db, versionId: string): Promise<{ base_id: string | null; n_clusters: number[] } | undefined> {
-  const { rows } = await sql<{ base_id: string | null; n_clusters: number[] }>`select base_id, n_clusters from version_summaries
-    where version_id = ${versionId}::uuid`.execute(trx);
+/** Per level: clusters with members, the media in them (images and video frames), and the images among those. */
+export interface SummaryCounts {
+  n_clusters: number[];
+  n_media: number[];
+  n_images: number[];
+}
+
+export async function summaryState(db: Db, versionId: string): Promise<({ base_id: string | null } & SummaryCounts) | undefined> {
+  const { rows } = await sql<{ base_id: string | null } & SummaryCounts>`select base_id, n_clusters, n_media, n_images from version_summaries
+    where version_id = ${versionId}::uuid`.execute(db);
   return rows[0];
+}
+
+async function insertState(trx: Db, versionId: string, baseId: string | null, c: SummaryCounts): Promise<void> {
+  await sql`insert into version_summaries (version_id, base_id, n_clusters, n_media, n_images)
+    values (${versionId}::uuid, ${baseId}::uuid, ${c.n_clusters}::int[], ${c.n_media}::int[], ${c.n_images}::int[])`.execute(trx);
 }
 
 /** Summarises every cluster of the version (as whole summaries, inheriting none). Cost: a scan and a sort of its rows. */
 async function buildAll(trx: Db, versionId: string, baseId: string | null): Promise<void> {
   await insertSummaries(versionId, wideRows(versionId, baseId), sql<boolean>`true`, () => sql<boolean>`true`).execute(trx);
-  const { rows } = await sql<{ level: number; n: number }>`select level, count(*)::int as n from cluster_summaries
-    where version_id = ${versionId}::uuid group by level`.execute(trx);
-  const counts = LEVELS.map((level) => rows.find((r) => r.level === level)?.n ?? 0);
-  await sql`insert into version_summaries (version_id, base_id, n_clusters) values (${versionId}::uuid, null, ${counts}::int[])`.execute(trx);
+  const { rows } = await sql<{ level: number; n: number; media: number; images: number }>`select level, count(*)::int as n,
+    sum(size)::int as media, sum(n_images)::int as images from cluster_summaries where version_id = ${versionId}::uuid group by level`.execute(trx);
+  const at = (level: number) => rows.find((r) => r.level === level);
+  await insertState(trx, versionId, null, {
+    n_clusters: LEVELS.map((l) => at(l)?.n ?? 0),
+    n_media: LEVELS.map((l) => at(l)?.media ?? 0),
+    n_images: LEVELS.map((l) => at(l)?.images ?? 0),
+  });
 }
 
 /** The state a summary depends on, of media `c.media_id` in a version (its own row, else its base's), as `alias`. */
@@ -98,7 +114,7 @@ async function buildDelta(trx: Db, versionId: string, baseId: string, reference:
   const touched = LEVELS.map((level) => [...new Set(rows.flatMap((r) => [r.old[level], r.new[level]]).filter((c): c is string => c != null))]);
   const touchedAt = (level: number) => sql`${touched[level]!}::uuid[]`;
   const isTouched = (level: number) => sql<boolean>`w.cluster_l${sql.raw(String(level))} = any(${touchedAt(level)})`;
-  const referenceSummary = (await summaryBase(trx, reference))!;
+  const referenceSummary = (await summaryState(trx, reference))!;
   if (reference !== baseId) {
     for (const level of LEVELS) {
       await sql`insert into cluster_summaries select ${versionId}::uuid, level, cluster_id, size, n_images, n_videos, n_objects, best_uniqueness, previews
@@ -109,7 +125,7 @@ async function buildDelta(trx: Db, versionId: string, baseId: string, reference:
     const anyTouched = sql<boolean>`(${sql.join(LEVELS.map(isTouched), sql` or `)})`;
     await insertSummaries(versionId, wideRows(versionId, baseId), anyTouched, (level) => sql<boolean>`cluster_l${sql.raw(String(level))} = any(${touchedAt(level)})`).execute(trx);
   }
-  const counts: number[] = [];
+  const counts: SummaryCounts = { n_clusters: [], n_media: [], n_images: [] };
   for (const level of LEVELS) {
     const ids = touched[level]!;
     if (ids.length > 0) {
@@ -117,12 +133,18 @@ async function buildDelta(trx: Db, versionId: string, baseId: string, reference:
         select ${versionId}::uuid, ${level}::int2, id, 0, 0, 0, 0, null, '{}' from unnest(${ids}::uuid[]) id
         on conflict do nothing`.execute(trx);
     }
-    const { rows: n } = await sql<{ before: number; after: number }>`select
-      (select count(*)::int from ${summariesOf(reference, referenceSummary.base_id, level)} s where s.cluster_id = any(${ids}::uuid[]) and s.size > 0) as before,
-      (select count(*)::int from cluster_summaries s where s.version_id = ${versionId}::uuid and s.level = ${level}::int2 and s.cluster_id = any(${ids}::uuid[]) and s.size > 0) as after`.execute(trx);
-    counts.push(referenceSummary.n_clusters[level]! - n[0]!.before + n[0]!.after);
+    const tally = (from: RawBuilder<unknown>) => sql`(select count(*) filter (where s.size > 0)::int as clusters, coalesce(sum(s.size), 0)::int as media,
+      coalesce(sum(s.n_images), 0)::int as images from ${from} s where s.cluster_id = any(${ids}::uuid[]))`;
+    type Tally = { clusters: number; media: number; images: number };
+    const { rows: tallies } = await sql<{ before: Tally; after: Tally }>`select to_jsonb(b) as before, to_jsonb(a) as after
+      from ${tally(summariesOf(reference, referenceSummary.base_id, level))} b,
+        ${tally(sql`(select * from cluster_summaries where version_id = ${versionId}::uuid and level = ${level}::int2)`)} a`.execute(trx);
+    const { before, after } = tallies[0]!;
+    counts.n_clusters.push(referenceSummary.n_clusters[level]! - before.clusters + after.clusters);
+    counts.n_media.push(referenceSummary.n_media[level]! - before.media + after.media);
+    counts.n_images.push(referenceSummary.n_images[level]! - before.images + after.images);
   }
-  await sql`insert into version_summaries (version_id, base_id, n_clusters) values (${versionId}::uuid, ${baseId}::uuid, ${counts}::int[])`.execute(trx);
+  await insertState(trx, versionId, baseId, counts);
 }
 
 /**
@@ -131,11 +153,11 @@ async function buildDelta(trx: Db, versionId: string, baseId: string, reference:
  * against the previous head when that shares its base; any other version is summarised whole.
  */
 export async function refreshClusterSummaries(trx: Db, versionId: string, previousHeadId: string | null): Promise<void> {
-  if (await summaryBase(trx, versionId)) return;
+  if (await summaryState(trx, versionId)) return;
   const base = await trx.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
-  const baseSummary = base ? await summaryBase(trx, base.base_id) : undefined;
+  const baseSummary = base ? await summaryState(trx, base.base_id) : undefined;
   if (!base || !baseSummary || baseSummary.base_id !== null) return buildAll(trx, versionId, base?.base_id ?? null);
-  const previous = previousHeadId && previousHeadId !== base.base_id ? await summaryBase(trx, previousHeadId) : undefined;
+  const previous = previousHeadId && previousHeadId !== base.base_id ? await summaryState(trx, previousHeadId) : undefined;
   const reference = previous && previous.base_id === base.base_id ? previousHeadId! : base.base_id;
   await buildDelta(trx, versionId, base.base_id, reference);
 }

@@ -6,14 +6,17 @@ import { type Kysely, sql } from 'kysely';
  * cluster and level: its counts and its best members (the preview order); a page reads 100 of them by the
  * page index. Like version rows they are copied on write: a delta version holds the summaries of the clusters
  * its change touched (size 0 for a cluster it emptied) and inherits the others from `version_summaries.base_id`,
- * its rows' base, whose summaries are whole. `n_clusters` counts, per level, the clusters with members.
+ * its rows' base, whose summaries are whole. `n_clusters`, `n_media` and `n_images` count, per level,
+ * the clusters with members and the media in them, for totals and unfiltered counts.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table version_summaries (
       version_id uuid primary key references versions (id) on delete cascade,
       base_id uuid,
-      n_clusters int[] not null
+      n_clusters int[] not null,
+      n_media int[] not null,
+      n_images int[] not null
     );
     create table cluster_summaries (
       version_id uuid not null,
