@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
+import type { Db } from '../src/adapters/db/database.js';
 import type { Database } from '../src/adapters/db/schema.js';
 import { loadConfig } from '../src/config.js';
 import { emptyFilters } from '../src/core/vql.js';
@@ -96,23 +97,37 @@ export async function explore(): Promise<BenchReport> {
     };
     await pages('');
 
-    // A change moving 1,000 media to new level-0 clusters, summarised as a delta then rolled back.
-    const moved = await db
-      .transaction()
-      .execute(async (trx) => {
-        const delta = await new VersionsRepo(db).fork(trx, big, null, 'delta');
-        await sql`insert into version_rows (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier)
-          select ${delta}::uuid, media_id, ordinal, gen_random_uuid(), cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier
-          from version_rows where version_id = ${versionId}::uuid order by media_id limit 1000`.execute(trx);
-        const start = performance.now();
-        await refreshClusterSummaries(trx, delta, versionId);
-        throw Object.assign(new Error('rollback'), { elapsed: performance.now() - start });
-      })
-      .catch((err: { elapsed?: number }) => {
-        if (err.elapsed === undefined) throw err;
-        return err.elapsed;
-      });
-    rows.push([`summaries of a delta moving 1,000 media (touched clusters only)`, `${fixed(moved, 0)} ms`, '', '']);
+    // Two changes summarised as deltas, then rolled back: 1,000 media moved to new level-0 clusters, and 1,000 images
+    // added into existing clusters (what a batch attached without a reindex does).
+    const deltaCost = (change: (trx: Db, delta: string) => Promise<unknown>) =>
+      db
+        .transaction()
+        .execute(async (trx) => {
+          const delta = await new VersionsRepo(db).fork(trx, big, null, 'delta');
+          await change(trx, delta);
+          const start = performance.now();
+          await refreshClusterSummaries(trx, delta, versionId);
+          throw Object.assign(new Error('rollback'), { elapsed: performance.now() - start });
+        })
+        .catch((err: { elapsed?: number }) => {
+          if (err.elapsed === undefined) throw err;
+          return err.elapsed;
+        });
+    const moved = await deltaCost((trx, delta) =>
+      sql`insert into version_rows (version_id, media_id, ordinal, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier)
+        select ${delta}::uuid, media_id, ordinal, gen_random_uuid(), cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier
+        from version_rows where version_id = ${versionId}::uuid order by media_id limit 1000`.execute(trx),
+    );
+    rows.push([`summaries of a delta moving 1,000 media at level 0`, `${fixed(moved, 0)} ms`, '', '']);
+    const added = await deltaCost(async (trx, delta) => {
+      await sql`create temp table bench_added on commit drop as
+        select gen_random_uuid() as id, r.* from version_rows r where r.version_id = ${versionId}::uuid order by r.media_id desc limit 1000`.execute(trx);
+      await sql`insert into media (id, blob_hash, media_type, file_name, format, mime, size, width, height, quality_flags, exif)
+        select id, 'bench-added-' || id, 'IMAGE', 'added-' || id || '.jpg', 'jpeg', 'image/jpeg', 1000, 640, 480, '{}', '{}' from bench_added`.execute(trx);
+      await sql`insert into version_rows (version_id, media_id, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, uniqueness_score, nn_similarity, is_outlier)
+        select ${delta}::uuid, id, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4, random(), random(), false from bench_added`.execute(trx);
+    });
+    rows.push([`summaries of a delta adding 1,000 images to existing clusters`, `${fixed(added, 0)} ms`, '', '']);
 
     // A tag edit makes the head a delta over the indexed version: pages read its summaries through the base.
     const { rows: some } = await sql<{ media_id: string }>`select media_id from version_rows where version_id = ${versionId}::uuid limit 10`.execute(db);
