@@ -20,7 +20,7 @@ function wideRows(versionId: string, baseId: string | null): RawBuilder<unknown>
 }
 
 /** A version's summaries at `level`, its own and its base's it does not hold itself (tombstones of size 0 included). */
-export function summariesOf(versionId: string, baseId: string | null, level: number): RawBuilder<unknown> {
+function summariesOf(versionId: string, baseId: string | null, level: number): RawBuilder<unknown> {
   const own = sql`select s.* from cluster_summaries s where s.version_id = ${versionId}::uuid and s.level = ${level}::int2`;
   if (!baseId) return sql`(${own})`;
   return sql`(${own} union all select b.* from cluster_summaries b where b.version_id = ${baseId}::uuid and b.level = ${level}::int2
