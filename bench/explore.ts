@@ -96,6 +96,11 @@ export async function explore(): Promise<BenchReport> {
       goals.push({ description: `unfiltered page${label} p95 < ${PAGE_GOAL_MS} ms at ${n} media (worst level/page)`, pass: worst < PAGE_GOAL_MS, actual: `${fixed(worst, 1)} ms` });
     };
     await pages('');
+    if (process.env.BENCH_EXPLAIN === '1') {
+      for (const [level, page] of [[0, 0], [0, 50], [4, 0]] as const) {
+        details.push(`### unfiltered page, full head, threshold ${level}, page ${page}`, ...(await explainPage(loupe, { versionId: versionId!, level, page, previewsLimit: 6, filters: emptyFilters(), candidates: null, sort: 'size' })));
+      }
+    }
 
     // Two changes summarised as deltas, then rolled back: 1,000 media moved to new level-0 clusters, and 1,000 images
     // added into existing clusters (what a batch attached without a reindex does).
