@@ -166,7 +166,7 @@ async function buildDelta(trx: Db, versionId: string, baseId: string, reference:
 /** The row of media `c.media_id` in a version: its own, else its base's. */
 function rowOf(versionId: string, baseId: string | null): RawBuilder<unknown> {
   const own = sql`select r.* from version_rows r where r.version_id = ${versionId}::uuid and r.media_id = c.media_id`;
-  return baseId ? sql`(${own} union all select b.* from version_rows b where b.version_id = ${baseId}::uuid and b.media_id = c.media_id limit 1)` : sql`(${own})`;
+  return baseId ? sql`(${own} union all select b.* from version_rows b where b.version_id = ${baseId}::uuid and b.media_id = c.media_id limit 1)` : sql`(${own} limit 1)`;
 }
 
 /**
@@ -183,7 +183,8 @@ async function mergeAdditions(
 ): Promise<void> {
   const summaryOf = (version: string) =>
     sql`select s.* from cluster_summaries s where s.version_id = ${version}::uuid and s.level = k.level and s.cluster_id = k.cluster_id`;
-  const oldSummary = referenceBase ? sql`(${summaryOf(reference)} union all ${summaryOf(referenceBase)} limit 1)` : sql`(${summaryOf(reference)})`;
+  // Each lookup `limit 1`, a probe by key: flattened, the planner hashed every summary and row of the version.
+  const oldSummary = referenceBase ? sql`(${summaryOf(reference)} union all ${summaryOf(referenceBase)} limit 1)` : sql`(${summaryOf(reference)} limit 1)`;
   await sql`insert into cluster_summaries (version_id, level, cluster_id, size, n_images, n_videos, n_objects, best_uniqueness, previews)
     with added as (select * from unnest(${additions.map((a) => a.level)}::int2[], ${additions.map((a) => a.cluster)}::uuid[], ${additions.map((a) => a.media)}::uuid[]) a(level, cluster_id, media_id)),
     old as (select k.level, k.cluster_id, s.size, s.n_images, s.n_videos, s.n_objects, s.best_uniqueness, coalesce(s.previews, '{}') as previews
