@@ -6,7 +6,6 @@ import { CLUSTER_LEVELS } from '../../core/clustering.js';
 export const SUMMARY_PREVIEWS = 20;
 
 const LEVELS = Array.from({ length: CLUSTER_LEVELS }, (_, level) => level);
-const clusterRef = (level: number) => sql.ref(`w.cluster_l${level}`);
 
 /** Explore's member order for a size-sorted page without a text query (explore.repo.ts, page). */
 const MEMBER_ORDER = sql`cardinality(m.quality_flags) asc, (coalesce(m.width, 0)::int8 * coalesce(m.height, 0)) desc, w.uniqueness_score desc nulls last, w.media_id`;
