@@ -46,7 +46,7 @@ async function expectSummariesRight(id: string, media: number, withViews = true)
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from version_summaries where version_id = ${versionId}::uuid`.execute(server.loupe.container.database.db);
   expect(rows[0]!.n).toBe(1);
   for (let threshold = 0; threshold <= 4; threshold++) {
-    for (const previews of [1, 3, 20]) {
+    for (const previews of [1, 3, 20, 1000]) {
       const query = `threshold=${threshold}&previews_limit=${previews}`;
       const summarised = await page(id, query);
       expect(summarised).toEqual(await page(id, `${query}&media_type=IMAGE,VIDEO_FRAME`));

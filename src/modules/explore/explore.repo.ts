@@ -3,7 +3,7 @@ import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
-import { SUMMARY_PREVIEWS, summaryState } from '../versions/cluster-summaries.js';
+import { summaryState } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
 import { MEDIA_TEXT, filtersSql, tsQuery } from './explore-filters.js';
 import { summaryPage } from './summary-page.js';
@@ -101,7 +101,7 @@ export class ExploreRepo {
 
   /** One page of clusters (largest first unless sorted otherwise) with up to `previewsLimit` members each, best first. */
   async page(q: ExplorePageQuery): Promise<{ rows: ExploreRow[]; totalClusters: number }> {
-    if (!q.candidates && q.sort === 'size' && isEmptyFilters(q.filters) && q.previewsLimit <= SUMMARY_PREVIEWS) {
+    if (!q.candidates && q.sort === 'size' && isEmptyFilters(q.filters)) {
       const summarised = await summaryPage(this.db, { ...q, clustersPerPage: CLUSTERS_PER_PAGE });
       if (summarised) return summarised;
     }

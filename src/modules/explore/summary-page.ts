@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
-import { summaryState } from '../versions/cluster-summaries.js';
+import { SUMMARY_PREVIEWS, summaryState } from '../versions/cluster-summaries.js';
 import type { ExploreRow } from './explore.repo.js';
 
 /**
@@ -20,7 +20,8 @@ function firstClusters(versionId: string, baseId: string | null, level: number, 
 /**
  * One unfiltered, size-sorted Explore page read from the version's cluster summaries (cluster-summaries.ts): the
  * page's clusters by the summaries' page index, then their first `previewsLimit` members by key. Undefined when the
- * version has no summaries (written before them, or not yet a head). Cost: the page, whatever the dataset's size.
+ * version has no summaries (written before them, or not yet a head), or when the page asks for more members than a
+ * summary keeps of one of its clusters. Cost: the page, whatever the dataset's size.
  */
 export async function summaryPage(
   db: Db,
@@ -54,5 +55,7 @@ export async function summaryPage(
     cross join lateral (select * from media where id = x.media_id limit 1) m
     left join lateral (select v.tags, v.label from version_annotations v where v.version_id = ${q.versionId}::uuid and v.media_id = x.media_id limit 1) a on true
     order by p.size desc, p.cluster_id, x.position`.execute(db);
+  // A summary keeps SUMMARY_PREVIEWS members: more are the rows' to rank, unless every cluster of the page is that small.
+  if (q.previewsLimit > SUMMARY_PREVIEWS && result.rows.some((r) => r.cluster_size > SUMMARY_PREVIEWS)) return undefined;
   return { rows: result.rows, totalClusters: summary.n_clusters[q.level] ?? 0 };
 }
