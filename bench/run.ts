@@ -12,6 +12,7 @@ import { enrichmentModels } from './enrichment-models.js';
 import { enrichmentEndToEnd } from './enrichment.js';
 import { importStages } from './import-stages.js';
 import { scale } from './scale.js';
+import { explore } from './explore.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
@@ -31,6 +32,7 @@ import { scale } from './scale.js';
  * (default 1000), BENCH_SCALE_EXPORT_IMAGES (default 2000), BENCH_SCALE_EXPORT_TIMEOUT_S per Parquet export (default 180),
  * BENCH_SCALE_TASKS (default = media); BENCH_EXPLAIN=1 writes EXPLAIN ANALYZE
  * of every query behind each timed page to BENCH_EXPLAIN_FILE (default a file in the temp dir, named in the notes).
+ * BENCH_EXPLORE_MEDIA, BENCH_EXPLORE_REPEATS for explore: media of the big dataset, requests a row (defaults 100000, 20).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -46,6 +48,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   annotations,
   'import-stages': importStages,
   scale,
+  explore,
 };
 
 function print(report: BenchReport): void {

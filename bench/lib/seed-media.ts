@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { refreshClusterSummaries } from '../../src/modules/versions/cluster-summaries.js';
 import type { Loupe } from '../../src/server.js';
 
 /**
@@ -42,12 +43,14 @@ export async function seedIndexedDataset(
       .set({ head_version_id: versionId, status_new: 'READY', n_images: count, n_videos: 0, progress: 100 })
       .where('id', '=', datasetId)
       .execute();
+    // As a head version made by a real index has them (VersionsRepo.swapHead).
+    await refreshClusterSummaries(trx, versionId, null);
     await loupe.container.jobDeps.SNAPSHOT_RESTORE.snapshots.record(trx, { datasetId, createdBy: ownerId, reason: 'creation' });
   });
   // As autovacuum and the checkpointer leave a dataset a few minutes after its creation: otherwise the vacuum of
   // the million new rows (visibility map, hint bits) and the checkpoint their WAL calls for run during whatever
   // the bench times next.
-  await sql`vacuum analyze media, version_rows, versions, snapshots, datasets`.execute(db);
+  await sql`vacuum analyze media, version_rows, versions, snapshots, datasets, cluster_summaries, version_summaries`.execute(db);
   await sql`checkpoint`.execute(db);
   return datasetId;
 }

@@ -66,7 +66,7 @@ describe('built-in enrichment of real photos', () => {
   });
 
   it('object clusters page by level, and a labels filter keeps only those objects', async () => {
-    const all = await explore('entity_type=OBJECTS&threshold=4');
+    const all = await explore('entity_type=OBJECTS&threshold=4&previews_limit=1000');
     expect(all.total_clusters).toBeGreaterThanOrEqual(1);
     for (const cluster of all.clusters) expect(cluster.n_objects).toBe(cluster.previews.length);
     const dogs = previews(await explore('entity_type=OBJECTS&threshold=0&labels=dog'));

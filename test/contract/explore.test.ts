@@ -64,9 +64,9 @@ describe('clusters', () => {
   });
 
   it('nests coarser levels over finer ones, with stable ids', async () => {
-    const fine = (await explore('threshold=0')).body;
+    const fine = (await explore('threshold=0&previews_limit=1000')).body;
     for (const level of [1, 2, 3, 4]) {
-      const coarse = (await explore(`threshold=${level}`)).body;
+      const coarse = (await explore(`threshold=${level}&previews_limit=1000`)).body;
       expect(coarse.total_clusters).toBeLessThanOrEqual(fine.total_clusters);
       const clusterOf = new Map<string, string>();
       for (const c of coarse.clusters) for (const p of c.previews) clusterOf.set(p.media_id, c.cluster_id);

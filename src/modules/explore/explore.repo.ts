@@ -2,9 +2,11 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
-import type { ExploreFilters } from '../../core/vql.js';
+import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
+import { summaryState } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
 import { MEDIA_TEXT, filtersSql, tsQuery } from './explore-filters.js';
+import { summaryPage } from './summary-page.js';
 
 export const CLUSTERS_PER_PAGE = 100;
 
@@ -79,12 +81,30 @@ function candidatesJoin(candidates: Candidates | null): RawBuilder<unknown> {
     : sql``;
 }
 
+/** Versions up to this many clustered media read their media by key: see mediaJoin. */
+const SMALL_VERSION = 20_000;
+
+/**
+ * `media m` for the version's rows `vm`. The planner, misled by version_media's inherited arm (it expects a base's
+ * rows for any version once one delta exists), hashed every media row of the install for a 1,000-media version
+ * (100k other media: 2.1–2.6× its time alone); a version known to be small probes media by key instead.
+ */
+async function mediaJoin(db: Db, versionId: string, level: number): Promise<RawBuilder<unknown>> {
+  const summary = await summaryState(db, versionId);
+  const small = summary !== undefined && summary.n_media[level]! <= SMALL_VERSION;
+  return small ? sql`cross join lateral (select * from media where id = vm.media_id limit 1) m` : sql`join media m on m.id = vm.media_id`;
+}
+
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
 export class ExploreRepo {
   constructor(private readonly db: Db) {}
 
   /** One page of clusters (largest first unless sorted otherwise) with up to `previewsLimit` members each, best first. */
   async page(q: ExplorePageQuery): Promise<{ rows: ExploreRow[]; totalClusters: number }> {
+    if (!q.candidates && q.sort === 'size' && isEmptyFilters(q.filters)) {
+      const summarised = await summaryPage(this.db, { ...q, clustersPerPage: CLUSTERS_PER_PAGE });
+      if (summarised) return summarised;
+    }
     const cluster = clusterColumn(q.level);
     const candidates = candidatesJoin(q.candidates);
     const relevance = q.candidates ? sql`c.score` : sql`null::real`;
@@ -99,6 +119,7 @@ export class ExploreRepo {
           ? sql`uniqueness_score desc nulls last`
           : sql`rank desc, cardinality(quality_flags) asc, (coalesce(width, 0)::int8 * coalesce(height, 0)) desc, uniqueness_score desc nulls last`;
 
+    const media = await mediaJoin(this.db, q.versionId, q.level);
     const result = await sql<ExploreRow & { total_clusters: string }>`
       with matched as (
         select ${cluster} as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id,
@@ -106,7 +127,7 @@ export class ExploreRepo {
           vm.caption, coalesce(jsonb_array_length(vm.objects), 0) as n_objects,
           array(select distinct o ->> 'label' from jsonb_array_elements(coalesce(vm.objects, '[]')) o order by 1) as object_labels
         from version_media vm
-        join media m on m.id = vm.media_id
+        ${media}
         ${candidates}
         where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
           and ${this.where(q.filters)}
@@ -133,7 +154,7 @@ export class ExploreRepo {
   private async countClusters(q: ExplorePageQuery): Promise<number> {
     const cluster = clusterColumn(q.level);
     const candidates = candidatesJoin(q.candidates);
-    const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from version_media vm join media m on m.id = vm.media_id ${candidates}
+    const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from version_media vm ${await mediaJoin(this.db, q.versionId, q.level)} ${candidates}
       where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
     return Number(row.rows[0]?.n ?? 0);
   }
@@ -141,12 +162,18 @@ export class ExploreRepo {
   /** How many media (and of which kind, in how many clusters at `level`) Explore would list for these filters. */
   async count(q: Pick<ExplorePageQuery, 'versionId' | 'level' | 'filters' | 'candidates'>): Promise<MatchCounts> {
     const cluster = clusterColumn(q.level);
+    if (!q.candidates && isEmptyFilters(q.filters)) {
+      const summary = await summaryState(this.db, q.versionId);
+      const [media, images] = [summary?.n_media[q.level], summary?.n_images[q.level]];
+      // Videos are counted by their distinct frames' parents, which the summaries cannot add up: only without frames.
+      if (summary && media === images) return { n_media: media!, n_images: images!, n_video_frames: 0, n_videos: 0, n_clusters: summary.n_clusters[q.level]! };
+    }
     const candidates = candidatesJoin(q.candidates);
     const { rows } = await sql<MatchCounts>`
       select count(*)::int as n_media, count(*) filter (where m.media_type = 'IMAGE')::int as n_images,
         count(*) filter (where m.media_type = 'VIDEO_FRAME')::int as n_video_frames, count(distinct m.parent_media_id)::int as n_videos,
         count(distinct ${cluster})::int as n_clusters
-      from version_media vm join media m on m.id = vm.media_id ${candidates}
+      from version_media vm ${await mediaJoin(this.db, q.versionId, q.level)} ${candidates}
       where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
     return rows[0]!;
   }

@@ -10,7 +10,7 @@ export const ExploreQuerySchema = Type.Object({
   entity_type: StringEnum(['IMAGES', 'OBJECTS'] as const, { default: 'IMAGES' }),
   // The last page whose offset, page_number × 100 clusters, still fits int4.
   page_number: Type.Integer({ minimum: 0, maximum: Math.floor(MAX_INT / 100), default: 0, description: '0-based; 100 clusters a page' }),
-  previews_limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Members listed per cluster, best first' }),
+  previews_limit: Type.Integer({ minimum: 1, maximum: 1000, default: 6, description: 'Members listed per cluster, best first (6 by default: a page of large clusters stays small; ask for more)' }),
   anchor_media_id: Type.Optional(Type.String({ format: 'uuid', description: 'Similarity search: a media id of the dataset, or an UPLOAD anchor id' })),
   anchor_type: Type.Optional(StringEnum(['MEDIA', 'UPLOAD'] as const, { description: 'MEDIA (default) or UPLOAD (from search-image-similarity)' })),
   sort_by: Type.Optional(StringEnum(['size', 'uniqueness', 'relevance'] as const, { description: 'Default: relevance with an anchor or a semantic query, else size' })),
