@@ -8,6 +8,7 @@ import { notifications } from './notifications.js';
 import { snapshots } from './snapshots.js';
 import { exportsBench } from './exports.js';
 import { taskList } from './task-list.js';
+import { filteredLists } from './filtered-lists.js';
 import { enrichmentModels } from './enrichment-models.js';
 import { enrichmentEndToEnd } from './enrichment.js';
 import { importStages } from './import-stages.js';
@@ -28,6 +29,7 @@ import { importStages } from './import-stages.js';
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
+  lists: filteredLists,
   ingestion,
   'index-graph': indexGraph,
   'index-quality': indexQuality,
