@@ -120,7 +120,7 @@ async function annotate(loupe: Loupe, datasetId: string, userId: string): Promis
     from version_rows where version_id = ${head}::uuid`.execute(db);
   await sql`update versions set field_types = '{"bucket": "number", "split": "string"}' where id = ${head}::uuid`.execute(db);
   await sql`insert into notifications (user_id, dataset_id, entity_type, entity_id, batch_id, title, message, metadata)
-    select ${userId}::uuid, ${datasetId}::uuid, 'dataset', ${datasetId}, gen_random_uuid()::text, 'n' || g, 'm', '{}'
+    select ${userId}::uuid, ${datasetId}::uuid, 'dataset', ${datasetId}, gen_random_uuid(), 'n' || g, 'm', '{}'
     from generate_series(1, 1000) g`.execute(db);
   await sql`vacuum analyze version_rows, annotation_rows, field_rows, notifications`.execute(db);
 }
