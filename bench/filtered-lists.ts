@@ -120,8 +120,9 @@ async function annotate(loupe: Loupe, datasetId: string, userId: string): Promis
     from version_rows where version_id = ${head}::uuid`.execute(db);
   await sql`update versions set field_types = '{"bucket": "number", "split": "string"}' where id = ${head}::uuid`.execute(db);
   await sql`insert into notifications (user_id, dataset_id, entity_type, entity_id, batch_id, title, message, metadata)
-    select ${userId}::uuid, ${datasetId}::uuid, 'dataset', ${datasetId}, gen_random_uuid(), 'n' || g, 'm', '{}'
-    from generate_series(1, 1000) g`.execute(db);
+    select ${userId}::uuid, ${datasetId}::uuid, 'saved_view', ${datasetId}, b, 'n' || g, 'm',
+      jsonb_build_object('batch_id', b, 'is_alert', true, 'view_name', 'v', 'dataset_name', 'bench-lists', 'result_count', g)
+    from generate_series(1, 1000) g, gen_random_uuid() b`.execute(db);
   await sql`vacuum analyze version_rows, annotation_rows, field_rows, notifications`.execute(db);
 }
 
