@@ -122,7 +122,7 @@ async function annotate(loupe: Loupe, datasetId: string, userId: string): Promis
   await sql`insert into notifications (user_id, dataset_id, entity_type, entity_id, batch_id, title, message, metadata)
     select ${userId}::uuid, ${datasetId}::uuid, 'saved_view', ${datasetId}, b, 'n' || g, 'm',
       jsonb_build_object('batch_id', b, 'is_alert', true, 'view_name', 'v', 'dataset_name', 'bench-lists', 'result_count', g)
-    from generate_series(1, 1000) g, gen_random_uuid() b`.execute(db);
+    from (select g, gen_random_uuid() as b from generate_series(1, 1000) g) s`.execute(db);
   await sql`vacuum analyze version_rows, annotation_rows, field_rows, notifications`.execute(db);
 }
 
