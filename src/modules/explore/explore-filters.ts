@@ -11,16 +11,18 @@ const ISSUE_SQL: Record<IssueType, RawBuilder<boolean>> = {
   duplicates: sql<boolean>`vm.duplicate_group is not null`,
 };
 
-/** What text search reads: the media's own text, its caption, and its detected objects' labels, captions and text. */
-export const MEDIA_TEXT = sql`(m.search_text || to_tsvector('english', coalesce(vm.caption, '') || ' ' || coalesce(
-  (select string_agg(concat_ws(' ', o ->> 'label', o ->> 'caption', o ->> 'text'), ' ') from jsonb_array_elements(vm.objects) o), '')))`;
+/**
+ * What text search reads: the media's own text (its file name), and the caption and detected objects' labels,
+ * captions and text stored with its version row (0032), as one tsvector.
+ */
+export const MEDIA_TEXT = sql`(m.search_text || coalesce(vm.text_search, ''::tsvector))`;
 
 /** The AND of every filter except those resolved to candidates beforehand (semantic text). */
 export function filtersSql(f: ExploreFilters): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [sql`true`];
   if (f.fileName) parts.push(sql`m.file_name ilike ${likePattern(f.fileName)}`);
   const fts = f.text.filter((t) => t.op === 'fts').map((t) => t.value);
-  if (fts.length > 0) parts.push(sql`${MEDIA_TEXT} @@ ${tsQuery(fts)}`);
+  if (fts.length > 0) parts.push(ftsSql(fts));
   for (const { issue, mode } of f.issues) parts.push(mode === 'in' ? ISSUE_SQL[issue] : sql`not coalesce(${ISSUE_SQL[issue]}, false)`);
   if (f.minDuplicateSimilarity !== null) parts.push(sql`vm.nn_similarity >= ${f.minDuplicateSimilarity}`);
   if (f.minUniqueness !== null) parts.push(sql`vm.uniqueness_score >= ${f.minUniqueness}`);
@@ -70,6 +72,19 @@ function fieldSql(f: FieldFilter): RawBuilder<boolean> {
     case 'exists':
       return f.value ? sql<boolean>`jsonb_exists(vm.custom_fields, ${f.field})` : sql<boolean>`not jsonb_exists(vm.custom_fields, ${f.field})`;
   }
+}
+
+/**
+ * A positive query matches only a row holding one of its words, in its file name or in its version row's text, and
+ * both have a GIN index: that pre-filter lets PostgreSQL read the index instead of testing every row of the version.
+ * A query with a negated word (`-word`) can match a row holding none of its words, so it is tested on every row.
+ */
+function ftsSql(values: string[]): RawBuilder<boolean> {
+  const exact = sql<boolean>`${MEDIA_TEXT} @@ ${tsQuery(values)}`;
+  const words = values.flatMap((v) => v.split(/[\s"]+/)).filter((w) => w !== '' && w.toLowerCase() !== 'or');
+  if (words.some((w) => w.startsWith('-'))) return exact;
+  const any = sql`websearch_to_tsquery('english', ${words.join(' or ')})`;
+  return sql<boolean>`((vm.text_search @@ ${any} or vm.media_id = any(array(select id from media where search_text @@ ${any}))) and ${exact})`;
 }
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { NewMedia } from '../../adapters/db/schema.js';
 import type { MediaEmbedding } from '../../adapters/media/image.js';
@@ -52,21 +53,28 @@ export class MediaRepo {
   /**
    * A page of the head's media, oldest first. The head is named by its id: joined to the dataset's row instead,
    * the views read every version of the dataset before keeping the head's. The page is chosen over membership
-   * alone, and only its media are then read with their annotations. At 1M media (a tagged head, seven versions):
-   * 14–19 s a page before, 1.5–2.0 s now.
+   * alone, in the order of an index on the version rows (media_created_at, migration 0032), and only its media are
+   * then read with their annotations.
    */
   async listInHead(head: string | null, page: { limit: number; offset: number; mediaType?: 'IMAGE' | 'VIDEO' | 'VIDEO_FRAME' }) {
     if (!head) return { rows: [], total: 0 };
-    const members = this.db.selectFrom('version_members as vm').where('vm.version_id', '=', head);
-    const inHead = members
-      .innerJoin('media as m', 'm.id', 'vm.media_id')
-      .$if(page.mediaType !== undefined, (q) => q.where('m.media_type', '=', page.mediaType!));
+    const base = await this.db.selectFrom('version_bases').select('base_id').where('version_id', '=', head).executeTakeFirst();
+    // The head's own rows and, named by its id, those of its base it does not hold: each arm walks its index in
+    // the list's order (version_id, media_created_at, media_id), merged; the view's arms could not be.
+    const own = sql`select r.media_id, r.media_created_at from version_rows r where r.version_id = ${head}::uuid`;
+    const inherited = base
+      ? sql`union all select b.media_id, b.media_created_at from version_rows b where b.version_id = ${base.base_id}::uuid
+          and not exists (select 1 from version_rows o where o.version_id = ${head}::uuid and o.media_id = b.media_id)`
+      : sql``;
+    const ofType = page.mediaType ? sql`where exists (select 1 from media m where m.id = s.media_id and m.media_type = ${page.mediaType})` : sql``;
     const [picked, count] = await Promise.all([
-      inHead.select('m.id').orderBy('m.created_at').orderBy('m.id').limit(page.limit).offset(page.offset).execute(),
-      (page.mediaType ? inHead : members).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      sql<{ id: string }>`select s.media_id as id from (${own} ${inherited}) s ${ofType}
+        order by s.media_created_at, s.media_id limit ${page.limit} offset ${page.offset}`.execute(this.db),
+      sql<{ total: number }>`select count(*)::int as total from (${own} ${inherited}) s ${ofType}`.execute(this.db),
     ]);
-    const ids = picked.map((r) => r.id);
-    if (ids.length === 0) return { rows: [], total: count.total };
+    const total = count.rows[0]!.total;
+    const ids = picked.rows.map((r) => r.id);
+    if (ids.length === 0) return { rows: [], total: total };
     const rows = await this.db
       .selectFrom('media as m')
       .innerJoin('version_media as vm', 'vm.media_id', 'm.id')
@@ -80,7 +88,7 @@ export class MediaRepo {
       .orderBy('m.created_at')
       .orderBy('m.id')
       .execute();
-    return { rows, total: count.total };
+    return { rows, total: total };
   }
 
   async frames(parentId: string) {
