@@ -34,16 +34,27 @@ export function filtersSql(f: ExploreFilters): RawBuilder<boolean> {
   }
   // A media's label, or the class of an object detected in it.
   for (const labels of f.labels) {
-    parts.push(sql`(vm.label = any(${labels}::text[]) or exists (select 1 from jsonb_array_elements(vm.objects) o where o ->> 'label' = any(${labels}::text[])))`);
+    parts.push(sql`(vm.label = any(${labels}::text[])
+      or (vm.objects is not null and exists (select 1 from jsonb_array_elements(vm.objects) o where o ->> 'label' = any(${labels}::text[]))))`);
   }
-  for (const tags of f.tags) parts.push(sql`vm.tags && ${tags}::text[]`);
-  for (const field of f.fields) parts.push(fieldSql(field));
+  // Tags and fields are matched in their own rows, held only for annotated media: as a semi-join, PostgreSQL finds
+  // those first and reads the version's other rows once, instead of testing each row's joined annotations.
+  for (const tags of f.tags) parts.push(sql`exists (select 1 from version_annotations va where va.version_id = vm.version_id and va.media_id = vm.media_id and va.tags && ${tags}::text[])`);
+  for (const field of f.fields) parts.push(fieldRowSql(field));
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
-/** One custom field condition; a media without the field matches only `exists: false`. Values of another type never match. */
-function fieldSql(f: FieldFilter): RawBuilder<boolean> {
-  const x = sql`(vm.custom_fields -> ${f.field})`;
+/** A media without field rows has no fields: only `exists: false` matches it, as the negation of `exists: true`. */
+function fieldRowSql(f: FieldFilter): RawBuilder<boolean> {
+  const negated = f.op === 'exists' && !f.value;
+  const held = sql`exists (select 1 from version_fields vf where vf.version_id = vm.version_id and vf.media_id = vm.media_id
+    and ${fieldSql(negated ? { ...f, value: true } : f, sql`vf.custom_fields`)})`;
+  return negated ? sql<boolean>`not ${held}` : sql<boolean>`${held}`;
+}
+
+/** One custom field condition on `fields`; a media without the field matches only `exists: false`. Values of another type never match. */
+function fieldSql(f: FieldFilter, fields: RawBuilder<unknown>): RawBuilder<boolean> {
+  const x = sql`(${fields} -> ${f.field})`;
   const json = (v: unknown) => sql`${JSON.stringify(v)}::jsonb`;
   // Datetimes are stored as UTC ISO text, so byte order ("C") is time order.
   const compare = (op: '>' | '>=' | '<' | '<=', v: number | string) =>
@@ -70,7 +81,7 @@ function fieldSql(f: FieldFilter): RawBuilder<boolean> {
       return sql<boolean>`((jsonb_typeof(${x}) = 'array' and jsonb_exists(${x}, ${f.value}))
         or (jsonb_typeof(${x}) = 'string' and (${x} #>> '{}') ilike ${likePattern(f.value)}))`;
     case 'exists':
-      return f.value ? sql<boolean>`jsonb_exists(vm.custom_fields, ${f.field})` : sql<boolean>`not jsonb_exists(vm.custom_fields, ${f.field})`;
+      return f.value ? sql<boolean>`jsonb_exists(${fields}, ${f.field})` : sql<boolean>`not jsonb_exists(${fields}, ${f.field})`;
   }
 }
 
