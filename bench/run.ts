@@ -14,7 +14,8 @@ import { enrichmentEndToEnd } from './enrichment.js';
 import { importStages } from './import-stages.js';
 
 /**
- * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
+ * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset (BENCH_TASKS: its task count, default 100000).
+ * BENCH_LISTS_MEDIA for lists (filtered Explore and every list): media in its dataset (default 100000). Settings: BENCH_DURATION,
  * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_WORKERS (see lib/load.ts), BENCH_EXPLAIN=1 for query plans;
  * BENCH_INGEST_IMAGES for ingestion: image counts, comma-separated (default 500,2000; one number also works).
  * BENCH_INDEX_SIZES for index-graph: item counts, comma-separated (default 10000,100000,1000000).
