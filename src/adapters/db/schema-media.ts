@@ -118,6 +118,13 @@ export interface VersionMediaTable {
   media_created_at: Generated<Date>;
 }
 
+/** The media list's total of a version, by media type ('' for all), kept once counted. */
+export interface MediaListTotalsTable {
+  version_id: string;
+  media_type: string;
+  total: number;
+}
+
 /** A media's tags and label in a version, held only for media that have some. */
 export interface AnnotationRowsTable {
   version_id: string;

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { NewMedia } from '../../adapters/db/schema.js';
 import type { MediaEmbedding } from '../../adapters/media/image.js';
@@ -67,12 +67,11 @@ export class MediaRepo {
           and not exists (select 1 from version_rows o where o.version_id = ${head}::uuid and o.media_id = b.media_id)`
       : sql``;
     const ofType = page.mediaType ? sql`where exists (select 1 from media m where m.id = s.media_id and m.media_type = ${page.mediaType})` : sql``;
-    const [picked, count] = await Promise.all([
+    const [picked, total] = await Promise.all([
       sql<{ id: string }>`select s.media_id as id from (${own} ${inherited}) s ${ofType}
         order by s.media_created_at, s.media_id limit ${page.limit} offset ${page.offset}`.execute(this.db),
-      sql<{ total: number }>`select count(*)::int as total from (${own} ${inherited}) s ${ofType}`.execute(this.db),
+      this.total(head, page.mediaType ?? '', sql`select count(*)::int as total from (${own} ${inherited}) s ${ofType}`),
     ]);
-    const total = count.rows[0]!.total;
     const ids = picked.rows.map((r) => r.id);
     if (ids.length === 0) return { rows: [], total: total };
     const rows = await this.db
@@ -89,6 +88,22 @@ export class MediaRepo {
       .orderBy('m.id')
       .execute();
     return { rows, total: total };
+  }
+
+  /** The list's total for the version and type (all types: ''), counted once: a head's rows never change. */
+  private async total(versionId: string, mediaType: string, count: RawBuilder<unknown>): Promise<number> {
+    const kept = await this.db
+      .selectFrom('media_list_totals')
+      .select('total')
+      .where('version_id', '=', versionId)
+      .where('media_type', '=', mediaType)
+      .executeTakeFirst();
+    if (kept) return kept.total;
+    const { rows } = await sql<{ total: number }>`with counted as (${count})
+      insert into media_list_totals (version_id, media_type, total) select ${versionId}::uuid, ${mediaType}, total from counted
+      on conflict (version_id, media_type) do update set total = excluded.total
+      returning total`.execute(this.db);
+    return rows[0]!.total;
   }
 
   async frames(parentId: string) {

@@ -34,7 +34,9 @@ function versionMedia(verb: 'create' | 'create or replace', extra: string[]) {
  * The media list pages a version's media oldest first: it sorted every member by media.created_at (0.68–0.96 s a page
  * at 1M). The media's creation time is now kept on its version rows (`media_created_at`, copied on write with the
  * row; a row inserted without it, a new member, takes it from the media by a trigger that copies never fire) with an
- * index in the list's order, so a page walks the index.
+ * index in the list's order, so a page walks the index. Its total, a count of every member (0.4–0.6 s at 1M), is
+ * kept per version and media type in `media_list_totals` once counted: a head's rows never change (a change writes
+ * a new version).
  *
  * The views list shows each view's counts, a filtered count over the whole dataset per view at every request. A
  * version's rows never change once it is a head (a change writes a new version), so the counts are kept per view and
@@ -63,6 +65,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create trigger version_rows_media_created_at before insert on version_rows
       for each row when (new.media_created_at is null) execute function version_rows_media_created_at();
 
+    create table media_list_totals (
+      version_id uuid not null references versions (id) on delete cascade,
+      media_type text not null,
+      total integer not null,
+      primary key (version_id, media_type)
+    );
+
     create table saved_view_counts (
       view_id uuid not null references saved_views (id) on delete cascade,
       version_id uuid not null references versions (id) on delete cascade,
@@ -79,6 +88,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await versionMedia('create', []).execute(db);
   await sql`
     drop table saved_view_counts;
+    drop table media_list_totals;
     drop trigger version_rows_media_created_at on version_rows;
     drop function version_rows_media_created_at();
     alter table version_rows drop column media_created_at;
