@@ -10,8 +10,6 @@ import { intFromEnv } from './lib/env.js';
 import { type BenchReport, fixed } from './lib/report.js';
 import { seedIndexedDataset } from './lib/seed-media.js';
 
-const REPEATS = 20;
-const WARMUP = 2;
 const GOAL_FILTERED_MS = 500;
 const GOAL_LIST_MS = 100;
 
@@ -26,11 +24,13 @@ const vql = (filters: unknown[]) => `vql=${encodeURIComponent(JSON.stringify(fil
 /**
  * Filtered Explore pages and every list (media, datasets, views with counts, notifications, snapshots) over one
  * indexed dataset of BENCH_LISTS_MEDIA media (default 100,000), read through HTTP one request at a time; p95 of
- * REPEATS requests after WARMUP. 1% of the media have a caption, 10% a tag, every media two custom fields, 2% a
+ * BENCH_LISTS_REPEATS requests (default 20) after two warm-ups. 1% of the media have a caption, 10% a tag, every media two custom fields, 2% a
  * duplicate group, 5% are outliers. BENCH_EXPLAIN=1 adds EXPLAIN ANALYZE of every statement each case runs.
  */
 export async function filteredLists(): Promise<BenchReport> {
   const n = intFromEnv('BENCH_LISTS_MEDIA', 100_000);
+  const REPEATS = intFromEnv('BENCH_LISTS_REPEATS', 20);
+  const WARMUP = 2;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-'));
   let loupe: Loupe | null = null;
   try {
