@@ -73,7 +73,7 @@ export class MediaRepo {
       this.total(head, page.mediaType ?? '', sql`select count(*)::int as total from (${own} ${inherited}) s ${ofType}`),
     ]);
     const ids = picked.rows.map((r) => r.id);
-    if (ids.length === 0) return { rows: [], total: total };
+    if (ids.length === 0) return { rows: [], total };
     const rows = await this.db
       .selectFrom('media as m')
       .innerJoin('version_media as vm', 'vm.media_id', 'm.id')
@@ -87,7 +87,7 @@ export class MediaRepo {
       .orderBy('m.created_at')
       .orderBy('m.id')
       .execute();
-    return { rows, total: total };
+    return { rows, total };
   }
 
   /** The list's total for the version and type (all types: ''), counted once: a head's rows never change. */

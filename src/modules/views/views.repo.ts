@@ -78,7 +78,6 @@ export class ViewsRepo {
         .set({ ...rest, ...(query ? { query: JSON.stringify(query) } : {}), updated_at: sql<Date>`now()` })
         .where('id', '=', viewId)
         .execute();
-      if (query) await sql`delete from saved_view_counts where view_id = ${viewId}::uuid`.execute(trx);
       if (recipientIds) {
         await trx.deleteFrom('saved_view_recipients').where('view_id', '=', viewId).execute();
         await this.setRecipients(trx, viewId, recipientIds);
@@ -95,21 +94,22 @@ export class ViewsRepo {
       .execute();
   }
 
-  /** The counts kept for these views at `versionId`, by view id. */
+  /** The counts kept for these views at `versionId`, by view id, where counted for the query each has now. */
   async keptCounts(viewIds: string[], versionId: string): Promise<Map<string, MatchCounts>> {
     if (viewIds.length === 0) return new Map();
-    const { rows } = await sql<{ view_id: string; counts: MatchCounts }>`select view_id, counts from saved_view_counts
-      where view_id = any(${viewIds}::uuid[]) and version_id = ${versionId}::uuid`.execute(this.db);
+    const { rows } = await sql<{ view_id: string; counts: MatchCounts }>`select c.view_id, c.counts from saved_view_counts c
+      join saved_views v on v.id = c.view_id and v.query = c.query
+      where c.view_id = any(${viewIds}::uuid[]) and c.version_id = ${versionId}::uuid`.execute(this.db);
     return new Map(rows.map((r) => [r.view_id, r.counts]));
   }
 
-  /** Keeps a view's counts at `versionId`, replacing those kept at other versions. */
-  async keepCounts(viewId: string, versionId: string, counts: MatchCounts): Promise<void> {
+  /** Keeps a view's counts for `query` at `versionId`, replacing those kept before. */
+  async keepCounts(viewId: string, versionId: string, query: object, counts: MatchCounts): Promise<void> {
     await sql`with gone as (delete from saved_view_counts where view_id = ${viewId}::uuid and version_id <> ${versionId}::uuid)
-      insert into saved_view_counts (view_id, version_id, counts)
-      select ${viewId}::uuid, ${versionId}::uuid, ${JSON.stringify(counts)}::jsonb
+      insert into saved_view_counts (view_id, version_id, query, counts)
+      select ${viewId}::uuid, ${versionId}::uuid, ${JSON.stringify(query)}::jsonb, ${JSON.stringify(counts)}::jsonb
       where exists (select 1 from saved_views where id = ${viewId}::uuid)
-      on conflict (view_id, version_id) do update set counts = excluded.counts`.execute(this.db);
+      on conflict (view_id, version_id) do update set query = excluded.query, counts = excluded.counts`.execute(this.db);
   }
 
   async remove(viewId: string): Promise<void> {

@@ -56,7 +56,7 @@ export class ViewsService {
       },
       recipients,
     );
-    if (counts) await this.repo.keepCounts(id, dataset.head_version_id!, counts);
+    if (counts) await this.repo.keepCounts(id, dataset.head_version_id!, query, counts);
     return { ...(await this.find(datasetId, id)), counts };
   }
 
@@ -135,7 +135,7 @@ export class ViewsService {
     if (known.has(view.id)) return { ...view, counts: known.get(view.id)! };
     try {
       const counts = await this.explore.count(dataset.id, head, view.query as unknown as ExploreSelection);
-      await this.repo.keepCounts(view.id, head, counts);
+      await this.repo.keepCounts(view.id, head, view.query, counts);
       return { ...view, counts };
     } catch (err) {
       // Not kept: what refused it (a dataset not ready) may pass at the same head.

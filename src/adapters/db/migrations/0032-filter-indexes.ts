@@ -34,13 +34,12 @@ function versionMedia(verb: 'create' | 'create or replace', extra: string[]) {
  * The media list pages a version's media oldest first: it sorted every member by media.created_at (0.68–0.96 s a page
  * at 1M). The media's creation time is now kept on its version rows (`media_created_at`, copied on write with the
  * row; a row inserted without it, a new member, takes it from the media by a trigger that copies never fire) with an
- * index in the list's order, so a page walks the index. Its total, a count of every member (0.4–0.6 s at 1M), is
- * kept per version and media type in `media_list_totals` once counted: a head's rows never change (a change writes
- * a new version).
+ * index in the list's order, so a page walks the index. Its total, a count of every member, is kept per version and
+ * media type in `media_list_totals` once counted, for the same reason as the views' counts below.
  *
- * The views list shows each view's counts, a filtered count over the whole dataset per view at every request. A
- * version's rows never change once it is a head (a change writes a new version), so the counts are kept per view and
- * head version (`saved_view_counts`): a list counts a view once per head, and reads it after.
+ * The views list showed each view's counts, a filtered count over the whole dataset per view at every request. A
+ * version's rows never change once it is a head (a change writes a new version), so those counts are kept per view and
+ * head version with the query they count (`saved_view_counts`): a list counts a view once per head and query.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -75,6 +74,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create table saved_view_counts (
       view_id uuid not null references saved_views (id) on delete cascade,
       version_id uuid not null references versions (id) on delete cascade,
+      query jsonb not null,
       counts jsonb not null,
       primary key (view_id, version_id)
     );
