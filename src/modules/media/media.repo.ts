@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../adapters/db/database.js';
+import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { NewMedia } from '../../adapters/db/schema.js';
 import type { MediaEmbedding } from '../../adapters/media/image.js';
 import { vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
@@ -59,20 +59,20 @@ export class MediaRepo {
   async listInHead(head: string | null, page: { limit: number; offset: number; mediaType?: 'IMAGE' | 'VIDEO' | 'VIDEO_FRAME' }) {
     if (!head) return { rows: [], total: 0 };
     const base = await this.db.selectFrom('version_bases').select('base_id').where('version_id', '=', head).executeTakeFirst();
-    // The head's own rows and, named by its id, those of its base it does not hold: each arm walks its index in
-    // the list's order (version_id, media_created_at, media_id), merged; the view's arms could not be.
-    const own = sql`select r.media_id, r.media_created_at from version_rows r where r.version_id = ${head}::uuid`;
-    const inherited = base
-      ? sql`union all select b.media_id, b.media_created_at from version_rows b where b.version_id = ${base.base_id}::uuid
-          and not exists (select 1 from version_rows o where o.version_id = ${head}::uuid and o.media_id = b.media_id)`
-      : sql``;
-    const ofType = page.mediaType ? sql`where exists (select 1 from media m where m.id = s.media_id and m.media_type = ${page.mediaType})` : sql``;
+    const ofType = (alias: string) =>
+      page.mediaType ? sql`and exists (select 1 from media m where m.id = ${sql.ref(`${alias}.media_id`)} and m.media_type = ${page.mediaType})` : sql``;
     const [picked, total] = await Promise.all([
-      sql<{ id: string }>`select s.media_id as id from (${own} ${inherited}) s ${ofType}
-        order by s.media_created_at, s.media_id limit ${page.limit} offset ${page.offset}`.execute(this.db),
-      this.total(head, page.mediaType ?? '', sql`select count(*)::int as total from (${own} ${inherited}) s ${ofType}`),
+      base ? this.db.transaction().execute((trx) => this.pageIds(trx, head, base.base_id, page, ofType)) : this.pageIds(this.db, head, null, page, ofType),
+      this.total(
+        head,
+        page.mediaType ?? '',
+        sql`select count(*)::int as total from (
+          select r.media_id from version_rows r where r.version_id = ${head}::uuid ${ofType('r')}
+          ${base ? sql`union all select b.media_id from version_rows b where b.version_id = ${base.base_id}::uuid ${ofType('b')}
+            and not exists (select 1 from version_rows o where o.version_id = ${head}::uuid and o.media_id = b.media_id)` : sql``}) s`,
+      ),
     ]);
-    const ids = picked.rows.map((r) => r.id);
+    const ids = picked.map((r) => r.id);
     if (ids.length === 0) return { rows: [], total };
     const rows = await this.db
       .selectFrom('media as m')
@@ -88,6 +88,27 @@ export class MediaRepo {
       .orderBy('m.id')
       .execute();
     return { rows, total };
+  }
+
+  /**
+   * The ids of a page: the head's own rows and, named by its id, those of its base it does not hold, each arm walking
+   * its index in the list's order (version_id, media_created_at, media_id) no further than the page's end. The base
+   * arm skips the head's own media through a hash of them (work_mem raised for it): an anti-join there was hashed and
+   * the whole base sorted (100k: 96 ms a first page, 187 ms a middle one).
+   */
+  private async pageIds(db: Db, head: string, baseId: string | null, page: { limit: number; offset: number }, ofType: (alias: string) => RawBuilder<unknown>) {
+    const end = page.offset + page.limit;
+    if (baseId) await setWorkMem(db, '64MB');
+    const inherited = baseId
+      ? sql`union all (select b.media_id, b.media_created_at from version_rows b where b.version_id = ${baseId}::uuid ${ofType('b')}
+          and b.media_id not in (select o.media_id from version_rows o where o.version_id = ${head}::uuid)
+          order by b.media_created_at, b.media_id limit ${end})`
+      : sql``;
+    const { rows } = await sql<{ id: string }>`select s.media_id as id from (
+        (select r.media_id, r.media_created_at from version_rows r where r.version_id = ${head}::uuid ${ofType('r')}
+          order by r.media_created_at, r.media_id limit ${end}) ${inherited}) s
+      order by s.media_created_at, s.media_id limit ${page.limit} offset ${page.offset}`.execute(db);
+    return rows;
   }
 
   /** The list's total for the version and type (all types: ''), counted once: a head's rows never change. */
