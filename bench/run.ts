@@ -8,6 +8,7 @@ import { notifications } from './notifications.js';
 import { snapshots } from './snapshots.js';
 import { exportsBench } from './exports.js';
 import { taskList } from './task-list.js';
+import { filteredLists } from './filtered-lists.js';
 import { enrichmentModels } from './enrichment-models.js';
 import { enrichmentEndToEnd } from './enrichment.js';
 import { importStages } from './import-stages.js';
@@ -15,7 +16,8 @@ import { scale } from './scale.js';
 import { explore } from './explore.js';
 
 /**
- * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset. Settings: BENCH_DURATION,
+ * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset (BENCH_TASKS: its task count, default 100000).
+ * BENCH_LISTS_MEDIA for lists (filtered Explore and every list): media in its dataset (default 100000). Settings: BENCH_DURATION,
  * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_WORKERS (see lib/load.ts), BENCH_EXPLAIN=1 for query plans;
  * BENCH_INGEST_IMAGES for ingestion: image counts, comma-separated (default 500,2000; one number also works).
  * BENCH_INDEX_SIZES for index-graph: item counts, comma-separated (default 10000,100000,1000000).
@@ -36,6 +38,7 @@ import { explore } from './explore.js';
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
+  lists: filteredLists,
   ingestion,
   'index-graph': indexGraph,
   'index-quality': indexQuality,

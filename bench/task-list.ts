@@ -8,10 +8,10 @@ import { type Loupe, startLoupe } from '../src/server.js';
 import { startBareServer } from './lib/bare.js';
 import { explainTaskList } from './lib/explain.js';
 import { type LoadStats, loadSettingsFromEnv, measure, probe } from './lib/load.js';
+import { intFromEnv } from './lib/env.js';
 import { type BenchReport, fixed, ms } from './lib/report.js';
 import { seedTasks } from './lib/seed.js';
 
-const TASKS = 100_000;
 const DATASETS = 20;
 const PAGE_SIZE = 50;
 const GOAL_P99_MS = 20;
@@ -25,9 +25,10 @@ interface Case {
   query?: TaskListQuery;
 }
 
-/** API overhead of GET /api/v1/tasks over 100k tasks, against a bare Fastify route of the same size. */
+/** API overhead of GET /api/v1/tasks over BENCH_TASKS tasks (default 100k; the scale goal is 1M), against a bare Fastify route of the same size. */
 export async function taskList(): Promise<BenchReport> {
   const settings = loadSettingsFromEnv();
+  const TASKS = intFromEnv('BENCH_TASKS', 100_000);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-'));
   let loupe: Loupe | null = null;
   let bare: Awaited<ReturnType<typeof startBareServer>> | null = null;

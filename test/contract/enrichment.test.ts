@@ -164,6 +164,15 @@ describe('an enrichment with the endpoint captioner', () => {
     expect(found.body.clusters.flatMap((c: any) => c.previews)).toHaveLength(6);
     const none = await server.api(owner.token, 'GET', `/api/v1/explore/${sourceId}?caption=zebracorn`);
     expect(none.body.clusters).toEqual([]);
+    // One query over both texts: a word of the file name and one of the caption, and a word in neither negated.
+    const fts = async (value: string) =>
+      (await server.api(owner.token, 'GET', `/api/v1/explore/${enrichedId}?threshold=4&vql=${encodeURIComponent(JSON.stringify([{ text: { op: 'fts', value } }]))}`)).body.clusters
+        .flatMap((c: any) => c.previews)
+        .map((p: any) => p.file_name)
+        .sort();
+    expect(await fts('kite zebracorn')).toEqual(['kite.jpg']);
+    expect(await fts('"kite jpg" -unicorn')).toEqual(['kite.jpg']);
+    expect(await fts('kite -zebracorn')).toEqual([]);
 
     expect(await context(enrichedId)).toEqual({
       enrichment_context_id: expect.any(String),

@@ -118,6 +118,17 @@ describe('filters', () => {
     expect(await names0('media_type=VIDEO')).toEqual([]);
   });
 
+  it('full-text search: negated words, OR, words matching nothing, and every value at once', async () => {
+    const fts = (...values: string[]) => names0(`vql=${encodeURIComponent(JSON.stringify(values.map((value) => ({ text: { op: 'fts', value } }))))}`);
+    const all = await names0('');
+    expect(all).toHaveLength(35);
+    expect(await fts('-horses')).toEqual(all.filter((n: string) => sourceOf(n) !== 'horses'));
+    expect(new Set((await fts('horses or kite')).map(sourceOf))).toEqual(new Set(['horses', 'kite']));
+    expect(await fts('zebra')).toEqual([]);
+    expect(await fts('horses', 'kite')).toEqual([]);
+    expect((await fts('horses', '-kite')).map(sourceOf)).toEqual(Array(5).fill('horses'));
+  });
+
   it('issues, uniqueness and duplicates from vql', async () => {
     const vql = (filters: unknown[]) => `vql=${encodeURIComponent(JSON.stringify(filters))}`;
     expect(await names0(vql([{ issues: { op: 'issue', value: 'duplicates', mode: 'in' } }]))).toHaveLength(35);

@@ -139,6 +139,9 @@ describe('saved views: create, read, change, delete', () => {
       notify_emails: [viewer.email],
       created_at: dogView.created_at,
     });
+    // The list counts what the view's new filters match, not what its old ones did.
+    const listed = (await server.api(owner.token, 'GET', base())).body.views.find((v: { id: string }) => v.id === dogView.id);
+    expect(listed).toMatchObject({ name: 'People', total_results: 1 });
     const cleared = await server.api(owner.token, 'PATCH', `${base()}/${dogView.id}`, { notify_emails: [], alerting_enabled: false });
     expect(cleared.body).toMatchObject({ notify_emails: [], alerting_enabled: false, monitoring_enabled: true, name: 'People' });
   });

@@ -114,6 +114,15 @@ export interface VersionMediaTable {
   objects: ColumnType<StoredObject[] | null, string | null | undefined, string | null>;
   /** The caption's evidence, OCR text and faces an enrichment found. */
   enrichment: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** The media's created_at, kept for the media list's order (filled from the media on insert when not given). */
+  media_created_at: Generated<Date>;
+}
+
+/** The media list's total of a version, by media type ('' for all), kept once counted. */
+export interface MediaListTotalsTable {
+  version_id: string;
+  media_type: string;
+  total: number;
 }
 
 /** A media's tags and label in a version, held only for media that have some. */

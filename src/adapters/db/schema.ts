@@ -15,6 +15,7 @@ import type {
   UploadTransactionsTable,
   VersionIndexesTable,
   VersionMediaTable,
+  MediaListTotalsTable,
   VersionMediaView,
   AnnotationRowsTable,
   FieldRowsTable,
@@ -136,6 +137,7 @@ export interface Database {
   version_bases: { version_id: string; base_id: string };
   /** The rows a version holds itself; write here. */
   version_rows: VersionMediaTable;
+  media_list_totals: MediaListTotalsTable;
   /** A view: a version's own rows and those it inherits from its base, with their annotations; read here. */
   version_media: VersionMediaView;
   /** Tags and labels a version holds itself; write here. */

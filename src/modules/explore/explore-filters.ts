@@ -11,16 +11,18 @@ const ISSUE_SQL: Record<IssueType, RawBuilder<boolean>> = {
   duplicates: sql<boolean>`vm.duplicate_group is not null`,
 };
 
-/** What text search reads: the media's own text, its caption, and its detected objects' labels, captions and text. */
-export const MEDIA_TEXT = sql`(m.search_text || to_tsvector('english', coalesce(vm.caption, '') || ' ' || coalesce(
-  (select string_agg(concat_ws(' ', o ->> 'label', o ->> 'caption', o ->> 'text'), ' ') from jsonb_array_elements(vm.objects) o), '')))`;
+/**
+ * What text search reads: the media's own text (its file name), and the caption and detected objects' labels,
+ * captions and text stored with its version row (0032), as one tsvector.
+ */
+export const MEDIA_TEXT = sql`(m.search_text || coalesce(vm.text_search, ''::tsvector))`;
 
 /** The AND of every filter except those resolved to candidates beforehand (semantic text). */
 export function filtersSql(f: ExploreFilters): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [sql`true`];
   if (f.fileName) parts.push(sql`m.file_name ilike ${likePattern(f.fileName)}`);
   const fts = f.text.filter((t) => t.op === 'fts').map((t) => t.value);
-  if (fts.length > 0) parts.push(sql`${MEDIA_TEXT} @@ ${tsQuery(fts)}`);
+  if (fts.length > 0) parts.push(ftsSql(fts));
   for (const { issue, mode } of f.issues) parts.push(mode === 'in' ? ISSUE_SQL[issue] : sql`not coalesce(${ISSUE_SQL[issue]}, false)`);
   if (f.minDuplicateSimilarity !== null) parts.push(sql`vm.nn_similarity >= ${f.minDuplicateSimilarity}`);
   if (f.minUniqueness !== null) parts.push(sql`vm.uniqueness_score >= ${f.minUniqueness}`);
@@ -32,16 +34,27 @@ export function filtersSql(f: ExploreFilters): RawBuilder<boolean> {
   }
   // A media's label, or the class of an object detected in it.
   for (const labels of f.labels) {
-    parts.push(sql`(vm.label = any(${labels}::text[]) or exists (select 1 from jsonb_array_elements(vm.objects) o where o ->> 'label' = any(${labels}::text[])))`);
+    parts.push(sql`(vm.label = any(${labels}::text[])
+      or (vm.objects is not null and exists (select 1 from jsonb_array_elements(vm.objects) o where o ->> 'label' = any(${labels}::text[]))))`);
   }
-  for (const tags of f.tags) parts.push(sql`vm.tags && ${tags}::text[]`);
-  for (const field of f.fields) parts.push(fieldSql(field));
+  // Tags and fields are matched in their own rows, held only for annotated media: as a semi-join, PostgreSQL finds
+  // those first and reads the version's other rows once, instead of testing each row's joined annotations.
+  for (const tags of f.tags) parts.push(sql`exists (select 1 from version_annotations va where va.version_id = vm.version_id and va.media_id = vm.media_id and va.tags && ${tags}::text[])`);
+  for (const field of f.fields) parts.push(fieldRowSql(field));
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
-/** One custom field condition; a media without the field matches only `exists: false`. Values of another type never match. */
-function fieldSql(f: FieldFilter): RawBuilder<boolean> {
-  const x = sql`(vm.custom_fields -> ${f.field})`;
+/** A media without field rows has no fields: only `exists: false` matches it, as the negation of `exists: true`. */
+function fieldRowSql(f: FieldFilter): RawBuilder<boolean> {
+  const negated = f.op === 'exists' && !f.value;
+  const held = sql`exists (select 1 from version_fields vf where vf.version_id = vm.version_id and vf.media_id = vm.media_id
+    and ${fieldSql(negated ? { ...f, value: true } : f, sql`vf.custom_fields`)})`;
+  return negated ? sql<boolean>`not ${held}` : sql<boolean>`${held}`;
+}
+
+/** One custom field condition on `fields`; a media without the field matches only `exists: false`. Values of another type never match. */
+function fieldSql(f: FieldFilter, fields: RawBuilder<unknown>): RawBuilder<boolean> {
+  const x = sql`(${fields} -> ${f.field})`;
   const json = (v: unknown) => sql`${JSON.stringify(v)}::jsonb`;
   // Datetimes are stored as UTC ISO text, so byte order ("C") is time order.
   const compare = (op: '>' | '>=' | '<' | '<=', v: number | string) =>
@@ -68,8 +81,21 @@ function fieldSql(f: FieldFilter): RawBuilder<boolean> {
       return sql<boolean>`((jsonb_typeof(${x}) = 'array' and jsonb_exists(${x}, ${f.value}))
         or (jsonb_typeof(${x}) = 'string' and (${x} #>> '{}') ilike ${likePattern(f.value)}))`;
     case 'exists':
-      return f.value ? sql<boolean>`jsonb_exists(vm.custom_fields, ${f.field})` : sql<boolean>`not jsonb_exists(vm.custom_fields, ${f.field})`;
+      return f.value ? sql<boolean>`jsonb_exists(${fields}, ${f.field})` : sql<boolean>`not jsonb_exists(${fields}, ${f.field})`;
   }
+}
+
+/**
+ * A positive query matches only a row holding one of its words, in its file name or in its version row's text, and
+ * both have a GIN index: that pre-filter lets PostgreSQL read the index instead of testing every row of the version.
+ * A query with a negated word (`-word`) can match a row holding none of its words, so it is tested on every row.
+ */
+function ftsSql(values: string[]): RawBuilder<boolean> {
+  const exact = sql<boolean>`${MEDIA_TEXT} @@ ${tsQuery(values)}`;
+  const words = values.flatMap((v) => v.split(/[\s"]+/)).filter((w) => w !== '' && w.toLowerCase() !== 'or');
+  if (words.some((w) => w.startsWith('-'))) return exact;
+  const any = sql`websearch_to_tsquery('english', ${words.join(' or ')})`;
+  return sql<boolean>`((vm.text_search @@ ${any} or vm.media_id = any(array(select id from media where search_text @@ ${any}))) and ${exact})`;
 }
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

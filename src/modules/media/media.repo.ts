@@ -1,4 +1,5 @@
-import type { Db } from '../../adapters/db/database.js';
+import { type RawBuilder, sql } from 'kysely';
+import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { NewMedia } from '../../adapters/db/schema.js';
 import type { MediaEmbedding } from '../../adapters/media/image.js';
 import { vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
@@ -52,21 +53,27 @@ export class MediaRepo {
   /**
    * A page of the head's media, oldest first. The head is named by its id: joined to the dataset's row instead,
    * the views read every version of the dataset before keeping the head's. The page is chosen over membership
-   * alone, and only its media are then read with their annotations. At 1M media (a tagged head, seven versions):
-   * 14–19 s a page before, 1.5–2.0 s now.
+   * alone, in the order of an index on the version rows (media_created_at, migration 0032), and only its media are
+   * then read with their annotations.
    */
   async listInHead(head: string | null, page: { limit: number; offset: number; mediaType?: 'IMAGE' | 'VIDEO' | 'VIDEO_FRAME' }) {
     if (!head) return { rows: [], total: 0 };
-    const members = this.db.selectFrom('version_members as vm').where('vm.version_id', '=', head);
-    const inHead = members
-      .innerJoin('media as m', 'm.id', 'vm.media_id')
-      .$if(page.mediaType !== undefined, (q) => q.where('m.media_type', '=', page.mediaType!));
-    const [picked, count] = await Promise.all([
-      inHead.select('m.id').orderBy('m.created_at').orderBy('m.id').limit(page.limit).offset(page.offset).execute(),
-      (page.mediaType ? inHead : members).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    const base = await this.db.selectFrom('version_bases').select('base_id').where('version_id', '=', head).executeTakeFirst();
+    const ofType = (alias: string) =>
+      page.mediaType ? sql`and exists (select 1 from media m where m.id = ${sql.ref(`${alias}.media_id`)} and m.media_type = ${page.mediaType})` : sql``;
+    const [picked, total] = await Promise.all([
+      base ? this.db.transaction().execute((trx) => this.pageIds(trx, head, base.base_id, page, ofType)) : this.pageIds(this.db, head, null, page, ofType),
+      this.total(
+        head,
+        page.mediaType ?? '',
+        sql`select count(*)::int as total from (
+          select r.media_id from version_rows r where r.version_id = ${head}::uuid ${ofType('r')}
+          ${base ? sql`union all select b.media_id from version_rows b where b.version_id = ${base.base_id}::uuid ${ofType('b')}
+            and not exists (select 1 from version_rows o where o.version_id = ${head}::uuid and o.media_id = b.media_id)` : sql``}) s`,
+      ),
     ]);
     const ids = picked.map((r) => r.id);
-    if (ids.length === 0) return { rows: [], total: count.total };
+    if (ids.length === 0) return { rows: [], total };
     const rows = await this.db
       .selectFrom('media as m')
       .innerJoin('version_media as vm', 'vm.media_id', 'm.id')
@@ -80,7 +87,44 @@ export class MediaRepo {
       .orderBy('m.created_at')
       .orderBy('m.id')
       .execute();
-    return { rows, total: count.total };
+    return { rows, total };
+  }
+
+  /**
+   * The ids of a page: the head's own rows and, named by its id, those of its base it does not hold, each arm walking
+   * its index in the list's order (version_id, media_created_at, media_id) no further than the page's end. The base
+   * arm skips the head's own media through a hash of them (work_mem raised for it): an anti-join there was hashed and
+   * the whole base sorted (100k: 96 ms a first page, 187 ms a middle one).
+   */
+  private async pageIds(db: Db, head: string, baseId: string | null, page: { limit: number; offset: number }, ofType: (alias: string) => RawBuilder<unknown>) {
+    const end = page.offset + page.limit;
+    if (baseId) await setWorkMem(db, '64MB');
+    const inherited = baseId
+      ? sql`union all (select b.media_id, b.media_created_at from version_rows b where b.version_id = ${baseId}::uuid ${ofType('b')}
+          and b.media_id not in (select o.media_id from version_rows o where o.version_id = ${head}::uuid)
+          order by b.media_created_at, b.media_id limit ${end})`
+      : sql``;
+    const { rows } = await sql<{ id: string }>`select s.media_id as id from (
+        (select r.media_id, r.media_created_at from version_rows r where r.version_id = ${head}::uuid ${ofType('r')}
+          order by r.media_created_at, r.media_id limit ${end}) ${inherited}) s
+      order by s.media_created_at, s.media_id limit ${page.limit} offset ${page.offset}`.execute(db);
+    return rows;
+  }
+
+  /** The list's total for the version and type (all types: ''), counted once: a head's rows never change. */
+  private async total(versionId: string, mediaType: string, count: RawBuilder<unknown>): Promise<number> {
+    const kept = await this.db
+      .selectFrom('media_list_totals')
+      .select('total')
+      .where('version_id', '=', versionId)
+      .where('media_type', '=', mediaType)
+      .executeTakeFirst();
+    if (kept) return kept.total;
+    const { rows } = await sql<{ total: number }>`with counted as (${count})
+      insert into media_list_totals (version_id, media_type, total) select ${versionId}::uuid, ${mediaType}, total from counted
+      on conflict (version_id, media_type) do update set total = excluded.total
+      returning total`.execute(this.db);
+    return rows[0]!.total;
   }
 
   async frames(parentId: string) {

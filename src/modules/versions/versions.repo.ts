@@ -20,6 +20,7 @@ export const ROW_COLUMNS = [
   'caption',
   'objects',
   'enrichment',
+  'media_created_at',
 ] as const;
 const ROW_STATE = sql.raw(ROW_COLUMNS.join(', '));
 

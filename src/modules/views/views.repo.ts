@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
+import type { MatchCounts } from '../explore/explore.repo.js';
 
 export interface ViewRow {
   id: string;
@@ -91,6 +92,24 @@ export class ViewsRepo {
       .values(userIds.map((user_id) => ({ view_id: viewId, user_id })))
       .onConflict((oc) => oc.doNothing())
       .execute();
+  }
+
+  /** The counts kept for these views at `versionId`, by view id, where counted for the query each has now. */
+  async keptCounts(viewIds: string[], versionId: string): Promise<Map<string, MatchCounts>> {
+    if (viewIds.length === 0) return new Map();
+    const { rows } = await sql<{ view_id: string; counts: MatchCounts }>`select c.view_id, c.counts from saved_view_counts c
+      join saved_views v on v.id = c.view_id and v.query = c.query
+      where c.view_id = any(${viewIds}::uuid[]) and c.version_id = ${versionId}::uuid`.execute(this.db);
+    return new Map(rows.map((r) => [r.view_id, r.counts]));
+  }
+
+  /** Keeps a view's counts for `query` at `versionId`, replacing those kept before. */
+  async keepCounts(viewId: string, versionId: string, query: object, counts: MatchCounts): Promise<void> {
+    await sql`with gone as (delete from saved_view_counts where view_id = ${viewId}::uuid and version_id <> ${versionId}::uuid)
+      insert into saved_view_counts (view_id, version_id, query, counts)
+      select ${viewId}::uuid, ${versionId}::uuid, ${JSON.stringify(query)}::jsonb, ${JSON.stringify(counts)}::jsonb
+      where exists (select 1 from saved_views where id = ${viewId}::uuid)
+      on conflict (view_id, version_id) do update set query = excluded.query, counts = excluded.counts`.execute(this.db);
   }
 
   async remove(viewId: string): Promise<void> {

@@ -56,6 +56,7 @@ export class ViewsService {
       },
       recipients,
     );
+    if (counts) await this.repo.keepCounts(id, dataset.head_version_id!, query, counts);
     return { ...(await this.find(datasetId, id)), counts };
   }
 
@@ -63,8 +64,9 @@ export class ViewsService {
     const dataset = await this.datasets.authorize(principal, datasetId, 'read');
     const views = await this.repo.list(datasetId);
     const out: EvaluatedView[] = [];
+    const kept = dataset.head_version_id ? await this.repo.keptCounts(views.map((v) => v.id), dataset.head_version_id) : undefined;
     // One at a time: a semantic view ranks texts in process, and a dataset has a handful of views.
-    for (const view of views) out.push(await this.evaluate(dataset, view));
+    for (const view of views) out.push(await this.evaluate(dataset, view, kept));
     return out;
   }
 
@@ -125,11 +127,18 @@ export class ViewsService {
     return found.map((u) => u.id);
   }
 
-  private async evaluate(dataset: Dataset, view: ViewRow): Promise<EvaluatedView> {
-    if (!dataset.head_version_id) return { ...view, counts: null };
+  /** The view with its counts at the head: kept per head version, as the head's rows never change. */
+  private async evaluate(dataset: Dataset, view: ViewRow, kept?: Map<string, MatchCounts>): Promise<EvaluatedView> {
+    const head = dataset.head_version_id;
+    if (!head) return { ...view, counts: null };
+    const known = kept ?? (await this.repo.keptCounts([view.id], head));
+    if (known.has(view.id)) return { ...view, counts: known.get(view.id)! };
     try {
-      return { ...view, counts: await this.explore.count(dataset.id, dataset.head_version_id, view.query as unknown as ExploreSelection) };
+      const counts = await this.explore.count(dataset.id, head, view.query as unknown as ExploreSelection);
+      await this.repo.keepCounts(view.id, head, view.query, counts);
+      return { ...view, counts };
     } catch (err) {
+      // Not kept: what refused it (a dataset not ready) may pass at the same head.
       if (err instanceof AppError) return { ...view, counts: null };
       throw err;
     }
