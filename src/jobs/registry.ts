@@ -11,7 +11,7 @@ import { mediaAdditionJob } from './media-addition.job.js';
 import { reindexJob } from './reindex.job.js';
 import { snapshotCloneJob } from './snapshot-clone.job.js';
 import { snapshotRestoreJob } from './snapshot-restore.job.js';
-import { SWEEP_NAMES, type SweepName, type SweepPass, blobsSweep, expiredExportsSweep, stagingTablesSweep, versionsSweep } from './sweeps.js';
+import { SWEEP_NAMES, type SweepName, type SweepPass, blobsSweep, expiredExportsSweep, stagingTablesSweep, summariesSweep, versionsSweep } from './sweeps.js';
 
 /** What a handler gets: ids and config re-read from the task row, progress, abort, and the commit phase. */
 export interface TaskContext {
@@ -73,6 +73,7 @@ const JOBS = {
   'sweep-staging-tables': sweep(stagingTablesSweep),
   'sweep-versions': sweep(versionsSweep),
   'sweep-blobs': sweep(blobsSweep),
+  'sweep-summaries': sweep(summariesSweep),
 } satisfies Record<TaskType | SweepName, unknown> & Record<string, { kind: RegisteredJob['kind'] }>;
 
 type Declared = typeof JOBS;

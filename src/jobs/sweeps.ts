@@ -6,7 +6,7 @@ import type { VersionGcRepo } from '../modules/versions/version-gc.repo.js';
 /** One pass of a sweep; it throws to count as failed, and the next pass runs all the same. */
 export type SweepPass = (signal: AbortSignal) => Promise<void>;
 
-export const SWEEP_NAMES = ['sweep-expired-exports', 'sweep-staging-tables', 'sweep-versions', 'sweep-blobs'] as const;
+export const SWEEP_NAMES = ['sweep-expired-exports', 'sweep-staging-tables', 'sweep-versions', 'sweep-blobs', 'sweep-summaries'] as const;
 export type SweepName = (typeof SWEEP_NAMES)[number];
 
 const BLOB_BATCH = 500;
@@ -85,5 +85,19 @@ export function blobsSweep(deps: BlobsSweepDeps): SweepPass {
       if (hashes.length > 0) deps.log.info({ deleted: hashes.length }, 'unreferenced blobs deleted');
       if (hashes.length < BLOB_BATCH) break;
     }
+  };
+}
+
+export interface SummariesSweepDeps {
+  summariseOneHead(): Promise<boolean>;
+  log: Logger;
+}
+
+/** Gives the dataset heads written before cluster summaries existed their summaries, one head per transaction. */
+export function summariesSweep(deps: SummariesSweepDeps): SweepPass {
+  return async (signal) => {
+    let heads = 0;
+    while (!signal.aborted && (await deps.summariseOneHead())) heads++;
+    if (heads > 0) deps.log.info({ heads }, 'cluster summaries written for dataset heads');
   };
 }

@@ -149,6 +149,22 @@ describe('cluster summaries stay right', () => {
     const cloned = await expectSummariesRight(clone.id, 3);
     expect(cloned).toEqual(await page(datasetId, 'threshold=0&previews_limit=20'));
   });
+
+  it('for a head written before summaries existed: its pages come from the rows until the sweep summarises it', async () => {
+    const { db } = server.loupe.container.database;
+    const before = await page(datasetId, 'threshold=0&previews_limit=20');
+    const versionId = await head(datasetId);
+    await db.transaction().execute(async (trx) => {
+      await sql`delete from cluster_summaries where version_id = ${versionId}::uuid`.execute(trx);
+      await sql`delete from version_summaries where version_id = ${versionId}::uuid`.execute(trx);
+    });
+    expect(await page(datasetId, 'threshold=0&previews_limit=20')).toEqual(before);
+    await waitFor(
+      async () => ((await sql<{ n: number }>`select count(*)::int as n from version_summaries where version_id = ${versionId}::uuid`.execute(db)).rows[0]!.n === 1 ? true : undefined),
+      { timeout: 30_000, what: 'the summaries sweep' },
+    );
+    expect(await expectSummariesRight(datasetId, 3)).toEqual(before);
+  });
 });
 
 describe('cluster summaries of detected objects', () => {

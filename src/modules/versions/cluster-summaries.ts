@@ -221,3 +221,20 @@ export async function refreshClusterSummaries(trx: Db, versionId: string, previo
   const reference = previous && previous.base_id === base.base_id ? previousHeadId! : base.base_id;
   await buildDelta(trx, versionId, base.base_id, reference);
 }
+
+/**
+ * Summarises one dataset head that has no summaries (written before they existed), under an advisory lock so two
+ * workers never summarise the same head; returns whether one was found. Explore reads the rows until then.
+ */
+export async function summariseOneHead(db: Db): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ id: string }>`select d.head_version_id as id from datasets d
+      where d.head_version_id is not null and not exists (select 1 from version_summaries s where s.version_id = d.head_version_id)
+        and pg_try_advisory_xact_lock(hashtext('summaries:' || d.head_version_id::text))
+      limit 1`.execute(trx);
+    const head = rows[0];
+    if (!head) return false;
+    await refreshClusterSummaries(trx, head.id, null);
+    return true;
+  });
+}
