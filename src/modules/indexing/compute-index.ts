@@ -11,7 +11,8 @@ import {
   uniquenessScores,
   type NeighbourGraph,
 } from '../../core/clustering.js';
-import { EXACT_GRAPH_LIMIT, VectorIndex, exactGraph } from '../../adapters/vectors/usearch-index.js';
+import { EXACT_GRAPH_LIMIT, VectorIndex, exactGraph, hnswParams } from '../../adapters/vectors/usearch-index.js';
+import { refineGraph, truncateGraph } from '../../core/graph-refinement.js';
 
 export const NEIGHBOURS_K = 10;
 
@@ -27,6 +28,8 @@ export interface IndexInput {
   /** Where to save the ANN index for similarity search; null skips it. */
   indexPath: string | null;
   rules?: readonly ClusterLevelRule[];
+  /** Return the neighbour graph too (benches measure its recall). */
+  keepGraph?: boolean;
 }
 
 /** Told how far the computation is (0..1) and what it is doing. */
@@ -43,11 +46,12 @@ export interface IndexOutput {
   scale: { uniqueness: number; outlierCut: number | null };
   exact: boolean;
   seconds: { graph: number; clusters: number };
+  graph?: NeighbourGraph;
 }
 
 /**
  * Everything the index of a version needs, from its vectors: centre on the (prior-weighted) mean,
- * a k-NN graph (exact when small), clusters at every level with perceptual-hash matches joining
+ * a k-NN graph (exact when small, else HNSW refined by NN-descent), clusters at every level with perceptual-hash matches joining
  * level 0, then scores. CPU-bound; the service runs it on a worker thread.
  */
 export function computeIndex(input: IndexInput, onProgress: IndexProgress = () => {}): IndexOutput {
@@ -63,9 +67,12 @@ export function computeIndex(input: IndexInput, onProgress: IndexProgress = () =
     onProgress(0.5, `exact neighbour graph of ${n} media`);
     if (input.indexPath) VectorIndex.build(input.vectors, d, threads).save(input.indexPath);
   } else {
-    const index = VectorIndex.build(input.vectors, d, threads, (f) => onProgress(0.5 * f, `building the ANN index: ${Math.round(f * n)} of ${n}`));
-    graph = index.graph(input.vectors, NEIGHBOURS_K, threads, (f) => onProgress(0.5 + 0.4 * f, `neighbour graph: ${Math.round(f * n)} of ${n}`));
+    const params = hnswParams(n);
+    const index = VectorIndex.build(input.vectors, d, threads, (f) => onProgress(0.3 * f, `building the ANN index: ${Math.round(f * n)} of ${n}`), params);
+    const seed = index.graph(input.vectors, params.graph_width, threads, (f) => onProgress(0.3 + 0.3 * f, `neighbour graph: ${Math.round(f * n)} of ${n}`));
     if (input.indexPath) index.save(input.indexPath);
+    refineGraph(seed, input.vectors, d, undefined, (round, changed) => onProgress(0.6 + 0.05 * (round + 1), `refining the neighbour graph: round ${round + 1}, ${changed} changes`));
+    graph = truncateGraph(seed, NEIGHBOURS_K);
   }
   onProgress(0.9, `clusters and scores of ${n} media`);
   const graphSeconds = (performance.now() - t) / 1000;
@@ -76,7 +83,7 @@ export function computeIndex(input: IndexInput, onProgress: IndexProgress = () =
   const nearest = nearestSimilarity(graph);
   const scale = { uniqueness: uniquenessScale(nearest), outlierCut: outlierCut(nearest) };
   const output = { mean, levels, nearest, uniqueness: uniquenessScores(nearest), outliers: outlierFlags(nearest), scale, exact };
-  return { ...output, seconds: { graph: graphSeconds, clusters: (performance.now() - t) / 1000 } };
+  return { ...output, seconds: { graph: graphSeconds, clusters: (performance.now() - t) / 1000 }, ...(input.keepGraph ? { graph } : {}) };
 }
 
 /**
