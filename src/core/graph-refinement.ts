@@ -8,6 +8,9 @@ export interface RefineOptions {
 
 export const DEFAULT_REFINE: RefineOptions = { maxRounds: 6, minChangeFraction: 0.001 };
 
+/** How many of a neighbour's own neighbours (and of the items listing it) are looked at: the best ones carry the news, and wide lists would cost k² per item. */
+const FANOUT = 10;
+
 /**
  * Improves an approximate k-NN graph in place by NN-descent: each item looks at the neighbours of its
  * neighbours and at the items that list it (reverse neighbours), with exact cosine similarity on the
@@ -24,7 +27,8 @@ export function refineGraph(graph: NeighbourGraph, vectors: Float32Array, d: num
   const history: number[] = [];
   for (let round = 0; round < options.maxRounds; round++) {
     const old = neighbours.slice();
-    const reverse = reverseLists(old, n, k);
+    const fan = Math.min(k, FANOUT);
+    const reverse = reverseLists(old, n, k, fan);
     const changedNow = new Uint8Array(n);
     let changed = 0;
     for (let i = 0; i < n; i++) {
@@ -41,13 +45,13 @@ export function refineGraph(graph: NeighbourGraph, vectors: Float32Array, d: num
       for (let j = 0; j < k; j++) {
         const o = old[i * k + j]!;
         if (o < 0 || !(changedBefore[o] || changedBefore[i])) continue;
-        for (let q = 0; q < k; q++) consider(old[o * k + q]!);
+        for (let q = 0; q < fan; q++) consider(old[o * k + q]!);
         for (let q = reverse.start[o]!; q < reverse.start[o + 1]!; q++) consider(reverse.items[q]!);
       }
       for (let q = reverse.start[i]!; q < reverse.start[i + 1]!; q++) {
         const o = reverse.items[q]!;
         consider(o);
-        if (changedBefore[o] || changedBefore[i]) for (let p = 0; p < k; p++) consider(old[o * k + p]!);
+        if (changedBefore[o] || changedBefore[i]) for (let p = 0; p < fan; p++) consider(old[o * k + p]!);
       }
     }
     history.push(changed);
@@ -85,12 +89,12 @@ function exactSimilarities(graph: NeighbourGraph, vectors: Float32Array, d: numb
   }
 }
 
-/** Up to k items that list each item, as compressed rows (the first k in item order, so it is deterministic). */
-function reverseLists(lists: Int32Array, n: number, k: number): { start: Int32Array; items: Int32Array } {
+/** Up to `cap` items that list each item, as compressed rows (the first in item order, so it is deterministic). */
+function reverseLists(lists: Int32Array, n: number, k: number, cap: number): { start: Int32Array; items: Int32Array } {
   const count = new Int32Array(n);
   for (let e = 0; e < n * k; e++) {
     const o = lists[e]!;
-    if (o >= 0 && count[o]! < k) count[o] = count[o]! + 1;
+    if (o >= 0 && count[o]! < cap) count[o] = count[o]! + 1;
   }
   const start = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) start[i + 1] = start[i]! + count[i]!;
