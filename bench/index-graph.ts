@@ -133,7 +133,7 @@ interface Recall {
 
 /**
  * recall@10 of the saved HNSW index: for random items (as queries), its top 10 other items (search() of
- * VectorIndex.load, the path similarity search uses) against the exact top 10 by brute force (usearch
+ * VectorIndex.view, the path similarity search uses) against the exact top 10 by brute force (usearch
  * exactSearch, f32, cosine) over the same centred vectors. Self is dropped from both lists.
  */
 function measureRecall(vectors: Float32Array, n: number, d: number, indexPath: string, seed: number, graph: NeighbourGraph): Recall {
@@ -150,7 +150,7 @@ function measureRecall(vectors: Float32Array, n: number, d: number, indexPath: s
   const exact = usearch.exactSearch(vectors, queries, d, k, 'cos' as never, THREADS) as unknown as { keys: BigUint64Array; counts: ArrayLike<number | bigint> };
   const exactSeconds = (performance.now() - t) / 1000;
   t = performance.now();
-  const index = VectorIndex.load(indexPath, d);
+  const index = VectorIndex.view(indexPath, d);
   const loadSeconds = (performance.now() - t) / 1000;
 
   let hits = 0;
@@ -379,7 +379,7 @@ export async function indexGraph(): Promise<BenchReport> {
         (r.loadBefore > cpus ? ` on ${cpus} CPUs: BUSY MACHINE, the times above are inflated;` : ';'),
       `  centring (wall - graph - clusters) ${fixed(r.wallSeconds - total(r), 2)} s` +
         (r.recall
-          ? `; recall check: exact search ${fixed(r.recall.exactSeconds, 2)} s, index load ${fixed(r.recall.loadSeconds, 2)} s, ${r.recall.queries} searches ${fixed(r.recall.searchSeconds * 1000, 0)} ms, ${r.recall.perfect}/${r.recall.queries} queries with all 10 right.`
+          ? `; recall check: exact search ${fixed(r.recall.exactSeconds, 2)} s, index view ${fixed(r.recall.loadSeconds, 2)} s, ${r.recall.queries} searches ${fixed(r.recall.searchSeconds * 1000, 0)} ms, ${r.recall.perfect}/${r.recall.queries} queries with all 10 right.`
           : '.'),
     ].join('\n'),
   );
@@ -404,8 +404,8 @@ export async function indexGraph(): Promise<BenchReport> {
       '  by a setInterval in a worker thread (a main-thread timer cannot fire during the synchronous call); it can miss short peaks.',
       '  Between sizes every reference is dropped and gc() forced. MB = 2^20 bytes.',
       `recall@10 (HNSW sizes only), for ${RECALL_QUERIES} random items vs usearch.exactSearch (f32 cosine) over the same, now centred, vectors, self dropped:`,
-      '  "graph" = the neighbour lists computeIndex clustered; "search" = VectorIndex.load(indexPath).search() single queries, as similarity search',
-      `  runs them (beam ${SEARCH_EXPANSION}, the whole index loaded), timed per query for "search ms median / p95".`,
+      '  "graph" = the neighbour lists computeIndex clustered; "search" = VectorIndex.view(indexPath).search() single queries, as similarity search',
+      `  runs them (beam ${SEARCH_EXPANSION}, the whole index memory-mapped, first queries cold), timed per query for "search ms median / p95".`,
       '  A multi-threaded HNSW build is not deterministic, so recall (and, slightly, the HNSW rows\' clusters) vary run to run on the same data.',
       `Machine: ${cpus} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, usearch ${usearchVersion()}.`,
     ],

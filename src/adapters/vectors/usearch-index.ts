@@ -83,6 +83,16 @@ export class VectorIndex {
     return new VectorIndex(index, dimensions);
   }
 
+  /**
+   * Memory-maps a saved index read-only: only the pages a search touches are read, and the kernel can drop
+   * them again, so a million-item index costs no up-front load. For searching; `add` needs load().
+   */
+  static view(filePath: string, dimensions: number, expansionSearch = SEARCH_EXPANSION): VectorIndex {
+    const index = VectorIndex.empty(dimensions, 0, { ...HNSW_PARAMS, expansion_search: expansionSearch });
+    index.view(filePath);
+    return new VectorIndex(index, dimensions);
+  }
+
   private static empty(dimensions: number, capacity: number, params: HnswParams) {
     const { metric, quantization, connectivity, expansion_add, expansion_search } = params;
     return new usearch.Index({ dimensions, metric, quantization, connectivity, expansion_add, expansion_search, multi: false, ...(capacity > 0 ? { capacity } : {}) } as never);
