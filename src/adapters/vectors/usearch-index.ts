@@ -111,6 +111,15 @@ export class VectorIndex {
     this.index.save(filePath);
   }
 
+  /**
+   * Saves, then swaps the in-memory index for a read-only mapping of the file: its memory (~0.6 GB at 1M)
+   * is released now rather than whenever the garbage collector gets to a small wrapper object.
+   */
+  saveAndRelease(filePath: string): void {
+    this.index.save(filePath);
+    this.index.view(filePath);
+  }
+
   search(query: Float32Array, k: number): VectorMatches {
     const limit = Math.min(k, this.size);
     if (limit === 0) return { ordinals: new Int32Array(0), distances: new Float32Array(0) };

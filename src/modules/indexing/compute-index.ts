@@ -70,7 +70,7 @@ export function computeIndex(input: IndexInput, onProgress: IndexProgress = () =
     const params = hnswParams(n);
     const index = VectorIndex.build(input.vectors, d, threads, (f) => onProgress(0.3 * f, `building the ANN index: ${Math.round(f * n)} of ${n}`), params);
     const seed = index.graph(input.vectors, params.graph_width, threads, (f) => onProgress(0.3 + 0.3 * f, `neighbour graph: ${Math.round(f * n)} of ${n}`));
-    if (input.indexPath) index.save(input.indexPath);
+    if (input.indexPath) index.saveAndRelease(input.indexPath);
     refineGraph(seed, input.vectors, d, undefined, (round, changed) => onProgress(0.6 + 0.05 * (round + 1), `refining the neighbour graph: round ${round + 1}, ${changed} changes`));
     graph = truncateGraph(seed, NEIGHBOURS_K);
   }
