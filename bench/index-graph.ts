@@ -204,6 +204,7 @@ interface Run {
   exact: boolean;
   generateSeconds: number;
   graphSeconds: number;
+  refineSeconds: number;
   clustersSeconds: number;
   wallSeconds: number;
   /** User + system CPU of the whole process (native threads included) during computeIndex. */
@@ -267,6 +268,7 @@ async function runSize(n: number, dir: string, sampler: PeakRssSampler, hwmReset
     exact: out.exact,
     generateSeconds,
     graphSeconds: out.seconds.graph,
+    refineSeconds: out.seconds.refine,
     clustersSeconds: out.seconds.clusters,
     wallSeconds,
     cpuSeconds: (user + system) / 1e6,
@@ -377,7 +379,7 @@ export async function indexGraph(): Promise<BenchReport> {
       `  RSS before computeIndex ${fixed(r.rssBefore / MB, 0)} MB (vectors ${fixed((r.n * DIMENSIONS * 4) / MB, 0)} MB), VmHWM ${fixed(r.hwmBefore / MB, 0)} -> ${fixed(r.hwmAfter / MB, 0)} MB;`,
       `  computeIndex CPU ${fixed(r.cpuSeconds, 1)} s (user + sys, all threads) = ${fixed(r.cpuSeconds / r.wallSeconds, 2)} cores busy on average; load average before ${fixed(r.loadBefore, 1)}` +
         (r.loadBefore > cpus ? ` on ${cpus} CPUs: BUSY MACHINE, the times above are inflated;` : ';'),
-      `  centring (wall - graph - clusters) ${fixed(r.wallSeconds - total(r), 2)} s` +
+      `  of "graph s", refinement ${fixed(r.refineSeconds, 2)} s (one thread); centring (wall - graph - clusters) ${fixed(r.wallSeconds - total(r), 2)} s` +
         (r.recall
           ? `; recall check: exact search ${fixed(r.recall.exactSeconds, 2)} s, index view ${fixed(r.recall.loadSeconds, 2)} s, ${r.recall.queries} searches ${fixed(r.recall.searchSeconds * 1000, 0)} ms, ${r.recall.perfect}/${r.recall.queries} queries with all 10 right.`
           : '.'),
