@@ -106,7 +106,7 @@ async function indexQuality(loupe: Loupe, datasetId: string, n: number, truth: A
   const mean = bytesToVector(index.mean);
   for (let i = 0; i < n; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), mean);
   const indexPath = (loupe.container.blobs as FsBlobStore).pathOf(index.ann_blob_hash!);
-  const recall = measureRecall(vectors, n, d, indexPath, 0x5eed, itemOfKey);
+  const recall = measureRecall(vectors, n, d, indexPath, 0x5eed, undefined, itemOfKey);
   vectors = null;
   return {
     duplicates: truth.duplicates.length / 2,
@@ -231,7 +231,7 @@ export async function scale(): Promise<BenchReport> {
     const quality = await stage('index quality (dupes, outliers, recall@10 on the regenerated vectors)', () => indexQuality(loupe!, big, n, seeded.truth));
     const build = (quality.params.seconds?.graph ?? Number.NaN) + (quality.params.seconds?.clusters ?? Number.NaN);
     const recallGoal = n <= 100_000 ? 0.98 : 0.95;
-    goalRow('neighbour graph recall@10 (vs exact, sampled queries)', `${fixed(quality.recall.recall, 4)} (${quality.recall.queries} queries, ${quality.recall.perfect} perfect)`, `>= ${recallGoal}`, quality.recall.recall >= recallGoal);
+    goalRow('recall@10 of similarity search on the saved index (vs exact, sampled queries; the graph\'s own: BENCH_ONLY=index-graph)', `${fixed(quality.recall.recall, 4)} (${quality.recall.queries} queries, ${quality.recall.perfect} perfect)`, `>= ${recallGoal}`, quality.recall.recall >= recallGoal);
     const keptPct = (100 * quality.kept) / Math.max(1, quality.duplicates);
     const flaggedPct = (100 * quality.flagged) / Math.max(1, quality.isolated);
     goalRow('near-duplicates kept in their level-0 cluster', `${fixed(keptPct, 2)} % (${quality.kept}/${quality.duplicates})`, '>= 99 %', keptPct >= 99);
@@ -412,7 +412,8 @@ export async function scale(): Promise<BenchReport> {
         `  Build = computeIndex's own graph + clusters seconds from version_indexes.params; peak RSS = VmHWM of this process (bench + server +`,
         `  index worker thread; not PostgreSQL) over the reindex, reset before it. Vectors ${vectorMb} MB as f32; ANN index file ${fixed(quality.indexBytes / MB, 1)} MB.`,
         `Quality: level-0 cluster of each planted duplicate and its source, is_outlier of each isolated point, from the indexed head; recall@10 of the`,
-        `  saved index (VectorIndex.load().search()) vs exact search over the regenerated vectors centred on the stored mean (bench/index-graph.ts measureRecall).`,
+        `  saved index (VectorIndex.view().search(), as similarity search runs it; the neighbour graph itself is not stored, so its recall is
+  measured by BENCH_ONLY=index-graph at the same N) vs exact search over the regenerated vectors centred on the stored mean (bench/index-graph.ts measureRecall).`,
         `Pages: sequential GETs on one kept-alive connection, one untimed warm-up, up to ${samples} timed requests or ${budgetS} s per row (at least 3).`,
         `  Filters: tags/label on every tenth media (at most ${TAGGED_MAX}), custom fields from a ${n}-row CSV import, 3 saved views, N/10 notifications.`,
         `  The 1,000-media dataset is seeded (SQL) first and timed alone, then again with the big dataset beside it.`,

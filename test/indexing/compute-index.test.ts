@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centre, computeIndex } from '../../src/modules/indexing/compute-index.js';
+import { centre, computeIndex, emptyPhashHalves, setPhash } from '../../src/modules/indexing/compute-index.js';
 
 /** n random unit vectors of d dimensions from a fixed seed. */
 function vectors(n: number, d: number, seed = 1): Float32Array {
@@ -28,6 +28,19 @@ describe('computeIndex', () => {
     expect(l0![2]).toBe(l0![0]);
     expect(new Set([l0![0], l0![1], l0![3]]).size).toBe(3);
     expect(output.exact).toBe(true);
+  });
+
+  it('gives the same clusters from hashes split in halves as from hex strings, equal hashes joined to their first holder', () => {
+    const hashes = ['f0f0f0f0f0f0f0f0', null, '8000000000000001', 'f0f0f0f0f0f0f0f0', '0123456789abcdef', '8000000000000001', 'f0f0f0f0f0f0f0f0'];
+    const halves = emptyPhashHalves(hashes.length);
+    hashes.forEach((h, i) => setPhash(halves, i, h));
+    const run = (phashes: Parameters<typeof computeIndex>[0]['phashes']) =>
+      computeIndex({ vectors: vectors(hashes.length, 24, 3), dimensions: 24, phashes, prior: null, threads: 1, indexPath: null }).levels.map((l) => Array.from(l));
+    const fromStrings = run(hashes);
+    expect(run(halves)).toEqual(fromStrings);
+    expect([fromStrings[0]![3], fromStrings[0]![6]]).toEqual([fromStrings[0]![0], fromStrings[0]![0]]);
+    expect(fromStrings[0]![5]).toBe(fromStrings[0]![2]);
+    expect(fromStrings[0]![1]).not.toBe(fromStrings[0]![0]);
   });
 
   it('puts exact duplicate vectors together with uniqueness 0', () => {

@@ -11,8 +11,39 @@ export const EXACT_GRAPH_LIMIT = 4000;
 /** Vectors added or searched per native call: small enough that progress moves every few seconds. */
 const CHUNK = 20_000;
 
-/** HNSW settings, chosen with bench/index-graph.ts: the 100k graph in under a minute on 2 cores (recall@10 ≈ 0.9 on hard synthetic data). */
-export const HNSW_PARAMS = { metric: 'cos', quantization: 'f16', connectivity: 12, expansion_add: 40, expansion_search: 64 } as const;
+export type Quantization = 'f16' | 'i8';
+
+export interface HnswParams {
+  metric: 'cos';
+  quantization: Quantization;
+  connectivity: number;
+  expansion_add: number;
+  /** The beam of the all-items search that seeds the neighbour graph. */
+  expansion_search: number;
+  /** Neighbours kept per item while the graph is refined (cut to k afterwards): wider lists reconnect more of a cluster. */
+  graph_width: number;
+}
+
+/** HNSW settings for up to 200k items, chosen with bench/index-graph.ts (100k: recall@10 0.99 after refinement). */
+export const HNSW_PARAMS: HnswParams = { metric: 'cos', quantization: 'f16', connectivity: 12, expansion_add: 40, expansion_search: 64, graph_width: 10 };
+
+/**
+ * Above 200k items an HNSW search reaches a small cluster less and less often (recall 0.23 at 1M with the
+ * settings above), so the graph is seeded with wider lists and refined by NN-descent (exact similarities);
+ * the index holds one byte per dimension (i8: usearch scales each vector to 127 × unit length, ~0.01 cosine
+ * error at 480 dimensions) so it and the f32 vectors fit in 3 GB at 1M. At 100k i8 built and searched faster
+ * than f16 and, refined, gave the same recall (0.99); fp8 e4m3 was 3x slower.
+ */
+export const LARGE_HNSW_PARAMS: HnswParams = { metric: 'cos', quantization: 'i8', connectivity: 12, expansion_add: 40, expansion_search: 48, graph_width: 20 };
+
+export const LARGE_INDEX_FROM = 200_000;
+
+export function hnswParams(n: number): HnswParams {
+  return n > LARGE_INDEX_FROM ? LARGE_HNSW_PARAMS : HNSW_PARAMS;
+}
+
+/** The beam of a single similarity-search query: wide, since one query costs little next to the page around it. */
+export const SEARCH_EXPANSION = 256;
 
 export interface VectorMatches {
   /** Positions of the matches in the indexed array, closest first. */
@@ -32,9 +63,9 @@ export class VectorIndex {
   ) {}
 
   /** Builds over all vectors (keys = positions), in chunks so that `onProgress` (0..1) moves during long builds. */
-  static build(vectors: Float32Array, dimensions: number, threads: number, onProgress?: (fraction: number) => void): VectorIndex {
+  static build(vectors: Float32Array, dimensions: number, threads: number, onProgress?: (fraction: number) => void, params: HnswParams = HNSW_PARAMS): VectorIndex {
     const n = vectors.length / dimensions;
-    const index = VectorIndex.empty(dimensions, n);
+    const index = VectorIndex.empty(dimensions, n, params);
     const keys = new BigUint64Array(n);
     for (let i = 0; i < n; i++) keys[i] = BigInt(i);
     for (let start = 0; start < n; start += CHUNK) {
@@ -45,14 +76,26 @@ export class VectorIndex {
     return new VectorIndex(index, dimensions);
   }
 
-  static load(filePath: string, dimensions: number): VectorIndex {
-    const index = VectorIndex.empty(dimensions, 0);
+  /** Opens a saved index (its quantisation and links come from the file) searching with the given beam. */
+  static load(filePath: string, dimensions: number, expansionSearch = SEARCH_EXPANSION): VectorIndex {
+    const index = VectorIndex.empty(dimensions, 0, { ...HNSW_PARAMS, expansion_search: expansionSearch });
     index.load(filePath);
     return new VectorIndex(index, dimensions);
   }
 
-  private static empty(dimensions: number, capacity: number) {
-    return new usearch.Index({ dimensions, ...HNSW_PARAMS, multi: false, ...(capacity > 0 ? { capacity } : {}) } as never);
+  /**
+   * Memory-maps a saved index read-only: only the pages a search touches are read, and the kernel can drop
+   * them again, so a million-item index costs no up-front load. For searching; `add` needs load().
+   */
+  static view(filePath: string, dimensions: number, expansionSearch = SEARCH_EXPANSION): VectorIndex {
+    const index = VectorIndex.empty(dimensions, 0, { ...HNSW_PARAMS, expansion_search: expansionSearch });
+    index.view(filePath);
+    return new VectorIndex(index, dimensions);
+  }
+
+  private static empty(dimensions: number, capacity: number, params: HnswParams) {
+    const { metric, quantization, connectivity, expansion_add, expansion_search } = params;
+    return new usearch.Index({ dimensions, metric, quantization, connectivity, expansion_add, expansion_search, multi: false, ...(capacity > 0 ? { capacity } : {}) } as never);
   }
 
   get size(): number {
@@ -66,6 +109,15 @@ export class VectorIndex {
 
   save(filePath: string): void {
     this.index.save(filePath);
+  }
+
+  /**
+   * Saves, then swaps the in-memory index for a read-only mapping of the file: its memory (~0.6 GB at 1M)
+   * is released now rather than whenever the garbage collector gets to a small wrapper object.
+   */
+  saveAndRelease(filePath: string): void {
+    this.index.save(filePath);
+    this.index.view(filePath);
   }
 
   search(query: Float32Array, k: number): VectorMatches {

@@ -11,7 +11,8 @@ import {
   uniquenessScores,
   type NeighbourGraph,
 } from '../../core/clustering.js';
-import { EXACT_GRAPH_LIMIT, VectorIndex, exactGraph } from '../../adapters/vectors/usearch-index.js';
+import { EXACT_GRAPH_LIMIT, VectorIndex, exactGraph, hnswParams } from '../../adapters/vectors/usearch-index.js';
+import { refineGraph, truncateGraph } from '../../core/graph-refinement.js';
 
 export const NEIGHBOURS_K = 10;
 
@@ -19,14 +20,35 @@ export interface IndexInput {
   /** n unit vectors, row after row. */
   vectors: Float32Array;
   dimensions: number;
-  /** 64-bit perceptual hashes (16 hex digits) per item, null where there is none. */
-  phashes: Array<string | null>;
+  /** 64-bit perceptual hashes (16 hex digits) per item, null where there is none; or already split in halves. */
+  phashes: Array<string | null> | PhashHalves;
   /** A mean learned elsewhere that steadies centring on small datasets, and its weight in items. */
   prior: { mean: Float32Array; weight: number } | null;
   threads: number;
   /** Where to save the ANN index for similarity search; null skips it. */
   indexPath: string | null;
   rules?: readonly ClusterLevelRule[];
+  /** Return the neighbour graph too (benches measure its recall). */
+  keepGraph?: boolean;
+}
+
+/** Perceptual hashes as two 32-bit halves per item (`has` 0 where there is none): 12 bytes an item instead of a string. */
+export interface PhashHalves {
+  hi: Int32Array;
+  lo: Int32Array;
+  has: Uint8Array;
+}
+
+export function emptyPhashHalves(n: number): PhashHalves {
+  return { hi: new Int32Array(n), lo: new Int32Array(n), has: new Uint8Array(n) };
+}
+
+/** Stores item i's hash, if it is one (16 hex digits). */
+export function setPhash(halves: PhashHalves, i: number, hash: string | null): void {
+  if (!hash || hash.length !== 16) return;
+  halves.hi[i] = Number.parseInt(hash.slice(0, 8), 16) | 0;
+  halves.lo[i] = Number.parseInt(hash.slice(8), 16) | 0;
+  halves.has[i] = 1;
 }
 
 /** Told how far the computation is (0..1) and what it is doing. */
@@ -42,12 +64,14 @@ export interface IndexOutput {
   /** What media attached later without a reindex are scored against: d / scale, and outlier when ≤ cut. */
   scale: { uniqueness: number; outlierCut: number | null };
   exact: boolean;
-  seconds: { graph: number; clusters: number };
+  /** `refine` is the part of `graph` spent refining (0 for an exact graph). */
+  seconds: { graph: number; refine: number; clusters: number };
+  graph?: NeighbourGraph;
 }
 
 /**
  * Everything the index of a version needs, from its vectors: centre on the (prior-weighted) mean,
- * a k-NN graph (exact when small), clusters at every level with perceptual-hash matches joining
+ * a k-NN graph (exact when small, else HNSW refined by NN-descent), clusters at every level with perceptual-hash matches joining
  * level 0, then scores. CPU-bound; the service runs it on a worker thread.
  */
 export function computeIndex(input: IndexInput, onProgress: IndexProgress = () => {}): IndexOutput {
@@ -58,14 +82,20 @@ export function computeIndex(input: IndexInput, onProgress: IndexProgress = () =
   let t = performance.now();
   const exact = n <= EXACT_GRAPH_LIMIT;
   let graph: NeighbourGraph;
+  let refineSeconds = 0;
   if (exact) {
     graph = exactGraph(input.vectors, d, NEIGHBOURS_K, threads);
     onProgress(0.5, `exact neighbour graph of ${n} media`);
     if (input.indexPath) VectorIndex.build(input.vectors, d, threads).save(input.indexPath);
   } else {
-    const index = VectorIndex.build(input.vectors, d, threads, (f) => onProgress(0.5 * f, `building the ANN index: ${Math.round(f * n)} of ${n}`));
-    graph = index.graph(input.vectors, NEIGHBOURS_K, threads, (f) => onProgress(0.5 + 0.4 * f, `neighbour graph: ${Math.round(f * n)} of ${n}`));
-    if (input.indexPath) index.save(input.indexPath);
+    const params = hnswParams(n);
+    const index = VectorIndex.build(input.vectors, d, threads, (f) => onProgress(0.3 * f, `building the ANN index: ${Math.round(f * n)} of ${n}`), params);
+    const seed = index.graph(input.vectors, params.graph_width, threads, (f) => onProgress(0.3 + 0.3 * f, `neighbour graph: ${Math.round(f * n)} of ${n}`));
+    if (input.indexPath) index.saveAndRelease(input.indexPath);
+    const r = performance.now();
+    refineGraph(seed, input.vectors, d, undefined, (round, changed) => onProgress(0.6 + 0.05 * (round + 1), `refining the neighbour graph: round ${round + 1}, ${changed} changes`));
+    refineSeconds = (performance.now() - r) / 1000;
+    graph = truncateGraph(seed, NEIGHBOURS_K);
   }
   onProgress(0.9, `clusters and scores of ${n} media`);
   const graphSeconds = (performance.now() - t) / 1000;
@@ -76,7 +106,7 @@ export function computeIndex(input: IndexInput, onProgress: IndexProgress = () =
   const nearest = nearestSimilarity(graph);
   const scale = { uniqueness: uniquenessScale(nearest), outlierCut: outlierCut(nearest) };
   const output = { mean, levels, nearest, uniqueness: uniquenessScores(nearest), outliers: outlierFlags(nearest), scale, exact };
-  return { ...output, seconds: { graph: graphSeconds, clusters: (performance.now() - t) / 1000 } };
+  return { ...output, seconds: { graph: graphSeconds, refine: refineSeconds, clusters: (performance.now() - t) / 1000 }, ...(input.keepGraph ? { graph } : {}) };
 }
 
 /**
@@ -107,30 +137,39 @@ export function centreOne(v: Float32Array, mean: Float32Array): Float32Array {
 }
 
 /** Pairs of graph neighbours, or items with equal hashes, whose perceptual hashes nearly match. */
-function phashPairs(graph: NeighbourGraph, phashes: Array<string | null>): Int32Array {
+function phashPairs(graph: NeighbourGraph, phashes: IndexInput['phashes']): Int32Array {
   // Each 64-bit hash as two 32-bit halves: BigInt popcounts cost ~20x more at a million items.
-  const hi = new Int32Array(graph.n);
-  const lo = new Int32Array(graph.n);
-  const has = new Uint8Array(graph.n);
-  phashes.forEach((h, i) => {
-    if (!h || h.length !== 16) return;
-    hi[i] = Number.parseInt(h.slice(0, 8), 16) | 0;
-    lo[i] = Number.parseInt(h.slice(8), 16) | 0;
-    has[i] = 1;
-  });
+  const { hi, lo, has } = Array.isArray(phashes) ? halvesOf(phashes, graph.n) : phashes;
+  const first = firstOfEqual(hi, lo, has);
   const pairs: number[] = [];
-  const firstWithHash = new Map<string, number>();
   for (let i = 0; i < graph.n; i++) {
     if (!has[i]) continue;
-    const first = firstWithHash.get(phashes[i]!);
-    if (first === undefined) firstWithHash.set(phashes[i]!, i);
-    else pairs.push(first, i);
+    if (first[i] !== i) pairs.push(first[i]!, i);
     for (let j = 0; j < graph.k; j++) {
       const other = graph.neighbours[i * graph.k + j]!;
       if (other >= 0 && has[other] && popcount32(hi[i]! ^ hi[other]!) + popcount32(lo[i]! ^ lo[other]!) <= PHASH_MAX_DISTANCE) pairs.push(i, other);
     }
   }
   return Int32Array.from(pairs);
+}
+
+function halvesOf(phashes: Array<string | null>, n: number): PhashHalves {
+  const halves = emptyPhashHalves(n);
+  phashes.forEach((h, i) => setPhash(halves, i, h));
+  return halves;
+}
+
+/** For each item with a hash, the smallest index holding the same hash (itself when it is the first). */
+function firstOfEqual(hi: Int32Array, lo: Int32Array, has: Uint8Array): Int32Array {
+  const order = Uint32Array.from({ length: has.length }, (_, i) => i).filter((i) => has[i] === 1);
+  order.sort((a, b) => hi[a]! - hi[b]! || lo[a]! - lo[b]! || a - b);
+  const first = new Int32Array(has.length).fill(-1);
+  for (let r = 0; r < order.length; r++) {
+    const i = order[r]!;
+    const prev = r > 0 ? order[r - 1]! : -1;
+    first[i] = prev >= 0 && hi[prev] === hi[i] && lo[prev] === lo[i] ? first[prev]! : i;
+  }
+  return first;
 }
 
 function popcount32(x: number): number {

@@ -3,10 +3,11 @@ import type { Db } from '../../adapters/db/database.js';
 import { ownRows } from '../versions/versions.repo.js';
 import type { EmbeddingConfig } from '../../adapters/db/schema.js';
 import { bytesInto, bytesToVector, vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
+import { type PhashHalves, emptyPhashHalves, setPhash } from './compute-index.js';
 
 export interface VersionVectors {
   mediaIds: string[];
-  phashes: Array<string | null>;
+  phashes: PhashHalves;
   vectors: Float32Array;
 }
 
@@ -39,7 +40,7 @@ export class IndexingRepo {
     const total = await this.countEmbedded(versionId, model);
     const vectors = new Float32Array(total * dimensions);
     const mediaIds: string[] = [];
-    const phashes: Array<string | null> = [];
+    const phashes = emptyPhashHalves(total);
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
       signal.throwIfAborted();
@@ -52,8 +53,8 @@ export class IndexingRepo {
       for (const row of page.rows) {
         if (mediaIds.length >= total || row.vector.byteLength !== dimensions * 4) throw new Error(`embedding of ${row.media_id} does not have ${dimensions} dimensions`);
         bytesInto(row.vector, vectors, mediaIds.length * dimensions);
+        setPhash(phashes, mediaIds.length, row.phash);
         mediaIds.push(row.media_id);
-        phashes.push(row.phash);
       }
       await onPage(mediaIds.length);
       if (page.rows.length < PAGE) break;

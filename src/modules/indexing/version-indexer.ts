@@ -7,7 +7,7 @@ import type { BlobStore } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
 import type { EmbeddingConfig } from '../../adapters/db/schema.js';
 import { embeddingPrior } from '../../adapters/models/embedding-prior.js';
-import { HNSW_PARAMS } from '../../adapters/vectors/usearch-index.js';
+import { hnswParams } from '../../adapters/vectors/usearch-index.js';
 import { DEFAULT_LEVEL_RULES, clusterSizes } from '../../core/clustering.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import { NEIGHBOURS_K } from './compute-index.js';
@@ -84,7 +84,7 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
         params: {
           k: NEIGHBOURS_K,
           exact_graph: output.exact,
-          hnsw: HNSW_PARAMS,
+          hnsw: hnswParams(n),
           levels: DEFAULT_LEVEL_RULES,
           uniqueness_scale: output.scale.uniqueness,
           outlier_cut: output.scale.outlierCut,
