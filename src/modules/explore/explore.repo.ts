@@ -81,6 +81,8 @@ function candidatesJoin(candidates: Candidates | null): RawBuilder<unknown> {
     : sql``;
 }
 
+const PROBE_MEDIA = sql`cross join lateral (select * from media where id = vm.media_id limit 1) m`;
+
 /** Versions up to this many clustered media read their media by key: see mediaJoin. */
 const SMALL_VERSION = 20_000;
 
@@ -89,10 +91,32 @@ const SMALL_VERSION = 20_000;
  * rows for any version once one delta exists), hashed every media row of the install for a 1,000-media version
  * (100k other media: 2.1–2.6× its time alone); a version known to be small probes media by key instead.
  */
-async function mediaJoin(db: Db, versionId: string, level: number): Promise<RawBuilder<unknown>> {
+async function mediaJoin(db: Db, versionId: string, level: number, filters: ExploreFilters): Promise<RawBuilder<unknown>> {
+  if (!isEmptyFilters(filters)) return PROBE_MEDIA;
   const summary = await summaryState(db, versionId);
   const small = summary !== undefined && summary.n_media[level]! <= SMALL_VERSION;
-  return small ? sql`cross join lateral (select * from media where id = vm.media_id limit 1) m` : sql`join media m on m.id = vm.media_id`;
+  return small ? PROBE_MEDIA : sql`join media m on m.id = vm.media_id`;
+}
+
+/** The columns of version_media a page reads, all but the custom fields (a filter reads those in their own rows). */
+const ROW_COLUMNS = ['media_id', 'cluster_l0', 'cluster_l1', 'cluster_l2', 'cluster_l3', 'cluster_l4', 'uniqueness_score', 'nn_similarity', 'is_outlier', 'duplicate_group', 'caption', 'objects', 'text_search'];
+
+/**
+ * The version's rows as `vm`, like version_media but for one version named in each arm and without its custom fields:
+ * through the view PostgreSQL joined every field row of the version (1M at 1M media) before any filter could apply.
+ */
+function versionRows(versionId: string): RawBuilder<unknown> {
+  const columns = (alias: string) => sql.raw(ROW_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
+  return sql`(
+    select w.*, coalesce(a.tags, '{}') as tags, a.label from (
+      select r.version_id, ${columns('r')} from version_rows r where r.version_id = ${versionId}::uuid
+      union all
+      select v.version_id, ${columns('b')} from version_bases v join version_rows b on b.version_id = v.base_id
+      where v.version_id = ${versionId}::uuid
+        and not exists (select 1 from version_rows own where own.version_id = v.version_id and own.media_id = b.media_id)
+    ) w
+    left join version_annotations a on a.version_id = w.version_id and a.media_id = w.media_id
+  ) vm`;
 }
 
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
@@ -119,14 +143,14 @@ export class ExploreRepo {
           ? sql`uniqueness_score desc nulls last`
           : sql`rank desc, cardinality(quality_flags) asc, (coalesce(width, 0)::int8 * coalesce(height, 0)) desc, uniqueness_score desc nulls last`;
 
-    const media = await mediaJoin(this.db, q.versionId, q.level);
+    const media = await mediaJoin(this.db, q.versionId, q.level, q.filters);
     const result = await sql<ExploreRow & { total_clusters: string }>`
       with matched as (
         select ${cluster} as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id,
           m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, vm.tags, vm.label, ${relevance} as relevance, ${rank} as rank,
           vm.caption, coalesce(jsonb_array_length(vm.objects), 0) as n_objects,
           array(select distinct o ->> 'label' from jsonb_array_elements(coalesce(vm.objects, '[]')) o order by 1) as object_labels
-        from version_media vm
+        from ${versionRows(q.versionId)}
         ${media}
         ${candidates}
         where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
@@ -154,7 +178,7 @@ export class ExploreRepo {
   private async countClusters(q: ExplorePageQuery): Promise<number> {
     const cluster = clusterColumn(q.level);
     const candidates = candidatesJoin(q.candidates);
-    const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from version_media vm ${await mediaJoin(this.db, q.versionId, q.level)} ${candidates}
+    const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from ${versionRows(q.versionId)} ${await mediaJoin(this.db, q.versionId, q.level, q.filters)} ${candidates}
       where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
     return Number(row.rows[0]?.n ?? 0);
   }
@@ -173,7 +197,7 @@ export class ExploreRepo {
       select count(*)::int as n_media, count(*) filter (where m.media_type = 'IMAGE')::int as n_images,
         count(*) filter (where m.media_type = 'VIDEO_FRAME')::int as n_video_frames, count(distinct m.parent_media_id)::int as n_videos,
         count(distinct ${cluster})::int as n_clusters
-      from version_media vm ${await mediaJoin(this.db, q.versionId, q.level)} ${candidates}
+      from ${versionRows(q.versionId)} ${await mediaJoin(this.db, q.versionId, q.level, q.filters)} ${candidates}
       where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
     return rows[0]!;
   }
