@@ -5,7 +5,7 @@ import type { FieldTypes } from '../../core/custom-fields.js';
 import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
 import { summaryState } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
-import { MEDIA_TEXT, filtersSql, tsQuery } from './explore-filters.js';
+import { MEDIA_TEXT, filtersSql, tsQuery, wideRows } from './explore-filters.js';
 import { summaryPage } from './summary-page.js';
 
 export const CLUSTERS_PER_PAGE = 100;
@@ -98,23 +98,13 @@ async function mediaJoin(db: Db, versionId: string, level: number, filters: Expl
   return small ? PROBE_MEDIA : sql`join media m on m.id = vm.media_id`;
 }
 
-/** The columns of version_media a page reads, all but the custom fields (a filter reads those in their own rows). */
-const ROW_COLUMNS = ['media_id', 'cluster_l0', 'cluster_l1', 'cluster_l2', 'cluster_l3', 'cluster_l4', 'uniqueness_score', 'nn_similarity', 'is_outlier', 'duplicate_group', 'caption', 'objects', 'text_search'];
-
 /**
  * The version's rows as `vm`, like version_media but for one version named in each arm and without its custom fields:
  * through the view PostgreSQL joined every field row of the version (1M at 1M media) before any filter could apply.
  */
 function versionRows(versionId: string): RawBuilder<unknown> {
-  const columns = (alias: string) => sql.raw(ROW_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
   return sql`(
-    select w.*, coalesce(a.tags, '{}') as tags, a.label from (
-      select r.version_id, ${columns('r')} from version_rows r where r.version_id = ${versionId}::uuid
-      union all
-      select v.version_id, ${columns('b')} from version_bases v join version_rows b on b.version_id = v.base_id
-      where v.version_id = ${versionId}::uuid
-        and not exists (select 1 from version_rows own where own.version_id = v.version_id and own.media_id = b.media_id)
-    ) w
+    select w.*, coalesce(a.tags, '{}') as tags, a.label from ${wideRows(versionId)} w
     left join version_annotations a on a.version_id = w.version_id and a.media_id = w.media_id
   ) vm`;
 }
@@ -154,7 +144,7 @@ export class ExploreRepo {
         ${media}
         ${candidates}
         where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
-          and ${this.where(q.filters)}
+          and ${this.where(q.filters, q.versionId)}
       ),
       clusters as (
         select cluster_id, count(*)::int as cluster_size, count(*) filter (where media_type = 'IMAGE')::int as n_images,
@@ -179,7 +169,7 @@ export class ExploreRepo {
     const cluster = clusterColumn(q.level);
     const candidates = candidatesJoin(q.candidates);
     const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from ${versionRows(q.versionId)} ${await mediaJoin(this.db, q.versionId, q.level, q.filters)} ${candidates}
-      where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
+      where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters, q.versionId)}`.execute(this.db);
     return Number(row.rows[0]?.n ?? 0);
   }
 
@@ -198,7 +188,7 @@ export class ExploreRepo {
         count(*) filter (where m.media_type = 'VIDEO_FRAME')::int as n_video_frames, count(distinct m.parent_media_id)::int as n_videos,
         count(distinct ${cluster})::int as n_clusters
       from ${versionRows(q.versionId)} ${await mediaJoin(this.db, q.versionId, q.level, q.filters)} ${candidates}
-      where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
+      where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters, q.versionId)}`.execute(this.db);
     return rows[0]!;
   }
 
@@ -259,8 +249,9 @@ export class ExploreRepo {
     return sql<boolean>`(${sql.join([this.where({ ...f, labels: [] }), ...labels], sql` and `)})`;
   }
 
-  private where(f: ExploreFilters): RawBuilder<boolean> {
-    return filtersSql(f);
+  /** With `versionId`, for the rows of versionRows: see filtersSql. */
+  private where(f: ExploreFilters, versionId?: string): RawBuilder<boolean> {
+    return filtersSql(f, versionId);
   }
 
   /** The texts of the version's media for an in-process semantic ranking, after the SQL filters. */
