@@ -37,8 +37,9 @@ export const MEDIA_TEXT = sql`(m.search_text || coalesce(vm.text_search, ''::tsv
 
 /**
  * The AND of every filter except those resolved to candidates beforehand (semantic text). Given the version the rows
- * `vm` belong to, tags, labels and fields select their media in their own rows first (an uncorrelated semi-join), so
- * a page reads only the version rows they name instead of testing every row.
+ * `vm` belong to, a quality issue, tags, labels and fields find their media first, as an array computed once: its ids
+ * are an index condition on each arm of the version's rows, which a semi-join could not reach through the base's arm
+ * (PostgreSQL hashed it and read every row of the version).
  */
 export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [sql`true`];
@@ -47,7 +48,7 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
   if (fts.length > 0) parts.push(ftsSql(fts));
   for (const { issue, mode } of f.issues) {
     const flag = FLAGGED[issue];
-    if (mode === 'in' && flag && versionId) parts.push(sql`vm.media_id in (select id from media where ${sql.lit(flag)} = any(quality_flags))`);
+    if (mode === 'in' && flag && versionId) parts.push(sql`vm.media_id = any(array(select id from media where ${sql.lit(flag)} = any(quality_flags)))`);
     else parts.push(mode === 'in' ? ISSUE_SQL[issue] : sql`not coalesce(${ISSUE_SQL[issue]}, false)`);
   }
   if (f.minDuplicateSimilarity !== null) parts.push(sql`vm.nn_similarity >= ${f.minDuplicateSimilarity}`);
@@ -61,8 +62,8 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
   // A media's label, or the class of an object detected in it.
   for (const labels of f.labels) {
     if (versionId) {
-      parts.push(sql`vm.media_id in (select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.label = any(${labels}::text[])
-        union all select o.media_id from ${wideRows(versionId)} o where o.objects is not null and ${objectLabelSql(sql`o.objects`, labels)})`);
+      parts.push(sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.label = any(${labels}::text[])
+        union all select o.media_id from ${wideRows(versionId)} o where o.objects is not null and ${objectLabelSql(sql`o.objects`, labels)}))`);
       continue;
     }
     parts.push(sql`(vm.label = any(${labels}::text[])
@@ -71,7 +72,7 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
   // Tags and fields are matched in their own rows, held only for annotated media: as a semi-join, PostgreSQL finds
   // those first and reads the version's other rows once, instead of testing each row's joined annotations.
   for (const tags of f.tags) {
-    if (versionId) parts.push(sql`vm.media_id in (select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.tags && ${tags}::text[])`);
+    if (versionId) parts.push(sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.tags && ${tags}::text[]))`);
   }
   if (!versionId) for (const tags of f.tags) parts.push(sql`exists (select 1 from version_annotations va where va.version_id = vm.version_id and va.media_id = vm.media_id and va.tags && ${tags}::text[])`);
   for (const field of f.fields) parts.push(fieldRowSql(field, versionId));
@@ -82,7 +83,7 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
 function fieldRowSql(f: FieldFilter, versionId?: string): RawBuilder<boolean> {
   const negated = f.op === 'exists' && !f.value;
   if (versionId && !negated) {
-    return sql<boolean>`vm.media_id in (select vf.media_id from version_fields vf where vf.version_id = ${versionId}::uuid and ${fieldSql(f, sql`vf.custom_fields`)})`;
+    return sql<boolean>`vm.media_id = any(array(select vf.media_id from version_fields vf where vf.version_id = ${versionId}::uuid and ${fieldSql(f, sql`vf.custom_fields`)}))`;
   }
   const held = sql`exists (select 1 from version_fields vf where vf.version_id = vm.version_id and vf.media_id = vm.media_id
     and ${fieldSql(negated ? { ...f, value: true } : f, sql`vf.custom_fields`)})`;
