@@ -83,7 +83,9 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
 function fieldRowSql(f: FieldFilter, versionId?: string): RawBuilder<boolean> {
   const negated = f.op === 'exists' && !f.value;
   if (versionId && !negated) {
-    return sql<boolean>`vm.media_id = any(array(select vf.media_id from version_fields vf where vf.version_id = ${versionId}::uuid and ${fieldSql(f, sql`vf.custom_fields`)}))`;
+    // An equal value is one the field's GIN index (0034) finds: the field holding it, or an array holding it.
+    const indexed = f.op === 'eq' ? sql`(vf.custom_fields @> ${JSON.stringify({ [f.field]: f.value })}::jsonb or vf.custom_fields @> ${JSON.stringify({ [f.field]: [f.value] })}::jsonb) and ` : sql``;
+    return sql<boolean>`vm.media_id = any(array(select vf.media_id from version_fields vf where vf.version_id = ${versionId}::uuid and ${indexed}${fieldSql(f, sql`vf.custom_fields`)}))`;
   }
   const held = sql`exists (select 1 from version_fields vf where vf.version_id = vm.version_id and vf.media_id = vm.media_id
     and ${fieldSql(negated ? { ...f, value: true } : f, sql`vf.custom_fields`)})`;
