@@ -99,14 +99,13 @@ async function mediaJoin(db: Db, versionId: string, level: number, filters: Expl
 }
 
 /**
- * The version's rows as `vm`, like version_media but for one version named in each arm and without its custom fields:
- * through the view PostgreSQL joined every field row of the version (1M at 1M media) before any filter could apply.
+ * The version's rows as `vm`, like version_media but for one version named in each arm and without its annotations
+ * and custom fields: through the view PostgreSQL joined every field row of the version (1M at 1M media) before any
+ * filter could apply. The filters read annotations in their own rows (filtersSql with the version), and a page joins
+ * the tags and labels of the members it shows.
  */
 function versionRows(versionId: string): RawBuilder<unknown> {
-  return sql`(
-    select w.*, coalesce(a.tags, '{}') as tags, a.label from ${wideRows(versionId)} w
-    left join version_annotations a on a.version_id = w.version_id and a.media_id = w.media_id
-  ) vm`;
+  return sql`${wideRows(versionId)} vm`;
 }
 
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
@@ -137,7 +136,7 @@ export class ExploreRepo {
     const result = await sql<ExploreRow & { total_clusters: string }>`
       with matched as (
         select ${cluster} as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id,
-          m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, vm.tags, vm.label, ${relevance} as relevance, ${rank} as rank,
+          m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, ${relevance} as relevance, ${rank} as rank,
           vm.caption, coalesce(jsonb_array_length(vm.objects), 0) as n_objects,
           array(select distinct o ->> 'label' from jsonb_array_elements(coalesce(vm.objects, '[]')) o order by 1) as object_labels
         from ${versionRows(q.versionId)}
@@ -159,7 +158,9 @@ export class ExploreRepo {
           row_number() over (partition by m.cluster_id order by ${memberOrder}, m.media_id) as position
         from matched m join clusters c using (cluster_id)
       )
-      select * from ranked where position <= ${q.previewsLimit}
+      select r.*, coalesce(a.tags, '{}') as tags, a.label from ranked r
+      left join lateral (select tags, label from version_annotations a where a.version_id = ${q.versionId}::uuid and a.media_id = r.media_id limit 1) a on true
+      where r.position <= ${q.previewsLimit}
       order by ${clusterOrder}, cluster_id, position`.execute(this.db);
     const totalClusters = result.rows.length > 0 ? Number(result.rows[0]!.total_clusters) : q.page === 0 ? 0 : await this.countClusters(q);
     return { rows: result.rows, totalClusters };
