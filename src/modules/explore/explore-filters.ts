@@ -15,7 +15,7 @@ const ISSUE_SQL: Record<IssueType, RawBuilder<boolean>> = {
 const FLAGGED: Partial<Record<IssueType, string>> = { blur: 'blurry', dark: 'dark', bright: 'bright' };
 
 /** The columns of a version's wide rows that the filters and Explore's pages read. */
-export const ROW_COLUMNS = ['media_id', 'cluster_l0', 'cluster_l1', 'cluster_l2', 'cluster_l3', 'cluster_l4', 'uniqueness_score', 'nn_similarity', 'is_outlier', 'duplicate_group', 'caption', 'objects', 'text_search'];
+const ROW_COLUMNS = ['media_id', 'cluster_l0', 'cluster_l1', 'cluster_l2', 'cluster_l3', 'cluster_l4', 'uniqueness_score', 'nn_similarity', 'is_outlier', 'duplicate_group', 'caption', 'objects', 'text_search'];
 
 /** One version's wide rows, as version_media's own arm reads them: its own rows, and its base's it does not hold itself. */
 export function wideRows(versionId: string): RawBuilder<unknown> {
@@ -69,12 +69,15 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
     parts.push(sql`(vm.label = any(${labels}::text[])
       or (vm.objects is not null and exists (select 1 from jsonb_array_elements(vm.objects) o where o ->> 'label' = any(${labels}::text[]))))`);
   }
-  // Tags and fields are matched in their own rows, held only for annotated media: as a semi-join, PostgreSQL finds
-  // those first and reads the version's other rows once, instead of testing each row's joined annotations.
+  // Tags and fields are matched in their own rows, held only for annotated media: PostgreSQL finds those first
+  // instead of testing each row's joined annotations.
   for (const tags of f.tags) {
-    if (versionId) parts.push(sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.tags && ${tags}::text[]))`);
+    parts.push(
+      versionId
+        ? sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.tags && ${tags}::text[]))`
+        : sql`exists (select 1 from version_annotations va where va.version_id = vm.version_id and va.media_id = vm.media_id and va.tags && ${tags}::text[])`,
+    );
   }
-  if (!versionId) for (const tags of f.tags) parts.push(sql`exists (select 1 from version_annotations va where va.version_id = vm.version_id and va.media_id = vm.media_id and va.tags && ${tags}::text[])`);
   for (const field of f.fields) parts.push(fieldRowSql(field, versionId));
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
