@@ -129,6 +129,19 @@ describe('filters', () => {
     expect((await fts('horses', '-kite')).map(sourceOf)).toEqual(Array(5).fill('horses'));
   });
 
+  it('each issue asked for, or left out, is exactly the previews showing it', async () => {
+    const vql = (filters: unknown[]) => `vql=${encodeURIComponent(JSON.stringify(filters))}`;
+    const all = (await explore('threshold=0&previews_limit=1000')).body.clusters.flatMap((c: { previews: unknown[] }) => c.previews);
+    const showing = (issue: string) => all.filter((p: { issues: string[] }) => p.issues.includes(issue)).map((p: { media_id: string }) => names.get(p.media_id)!).sort();
+    expect(showing('outliers')).toHaveLength(1);
+    expect(showing('blur').length).toBeGreaterThan(0);
+    for (const issue of ['blur', 'dark', 'bright', 'outliers', 'duplicates']) {
+      const shown = showing(issue);
+      expect(await names0(vql([{ issues: { op: 'issue', value: issue, mode: 'in' } }]))).toEqual(shown);
+      expect(await names0(vql([{ issues: { op: 'issue', value: issue, mode: 'out' } }]))).toHaveLength(35 - shown.length);
+    }
+  });
+
   it('issues, uniqueness and duplicates from vql', async () => {
     const vql = (filters: unknown[]) => `vql=${encodeURIComponent(JSON.stringify(filters))}`;
     expect(await names0(vql([{ issues: { op: 'issue', value: 'duplicates', mode: 'in' } }]))).toHaveLength(35);

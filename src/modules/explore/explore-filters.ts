@@ -11,19 +11,46 @@ const ISSUE_SQL: Record<IssueType, RawBuilder<boolean>> = {
   duplicates: sql<boolean>`vm.duplicate_group is not null`,
 };
 
+/** A quality issue, asked for: the media holding its flag, read from that flag's partial index (0034). */
+const FLAGGED: Partial<Record<IssueType, string>> = { blur: 'blurry', dark: 'dark', bright: 'bright' };
+
+/** The columns of a version's wide rows that the filters and Explore's pages read. */
+const ROW_COLUMNS = ['media_id', 'cluster_l0', 'cluster_l1', 'cluster_l2', 'cluster_l3', 'cluster_l4', 'uniqueness_score', 'nn_similarity', 'is_outlier', 'duplicate_group', 'caption', 'objects', 'text_search'];
+
+/** One version's wide rows, as version_media's own arm reads them: its own rows, and its base's it does not hold itself. */
+export function wideRows(versionId: string): RawBuilder<unknown> {
+  const columns = (alias: string) => sql.raw(ROW_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
+  return sql`(
+      select r.version_id, ${columns('r')} from version_rows r where r.version_id = ${versionId}::uuid
+      union all
+      select v.version_id, ${columns('b')} from version_bases v join version_rows b on b.version_id = v.base_id
+      where v.version_id = ${versionId}::uuid
+        and not exists (select 1 from version_rows own where own.version_id = v.version_id and own.media_id = b.media_id)
+    )`;
+}
+
 /**
  * What text search reads: the media's own text (its file name), and the caption and detected objects' labels,
  * captions and text stored with its version row (0032), as one tsvector.
  */
 export const MEDIA_TEXT = sql`(m.search_text || coalesce(vm.text_search, ''::tsvector))`;
 
-/** The AND of every filter except those resolved to candidates beforehand (semantic text). */
-export function filtersSql(f: ExploreFilters): RawBuilder<boolean> {
+/**
+ * The AND of every filter except those resolved to candidates beforehand (semantic text). Given the version the rows
+ * `vm` belong to, a quality issue, tags, labels and fields find their media first, as an array computed once: its ids
+ * are an index condition on each arm of the version's rows, which a semi-join could not reach through the base's arm
+ * (PostgreSQL hashed it and read every row of the version).
+ */
+export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [sql`true`];
   if (f.fileName) parts.push(sql`m.file_name ilike ${likePattern(f.fileName)}`);
   const fts = f.text.filter((t) => t.op === 'fts').map((t) => t.value);
   if (fts.length > 0) parts.push(ftsSql(fts));
-  for (const { issue, mode } of f.issues) parts.push(mode === 'in' ? ISSUE_SQL[issue] : sql`not coalesce(${ISSUE_SQL[issue]}, false)`);
+  for (const { issue, mode } of f.issues) {
+    const flag = FLAGGED[issue];
+    if (mode === 'in' && flag && versionId) parts.push(sql`vm.media_id = any(array(select id from media where ${sql.lit(flag)} = any(quality_flags)))`);
+    else parts.push(mode === 'in' ? ISSUE_SQL[issue] : sql`not coalesce(${ISSUE_SQL[issue]}, false)`);
+  }
   if (f.minDuplicateSimilarity !== null) parts.push(sql`vm.nn_similarity >= ${f.minDuplicateSimilarity}`);
   if (f.minUniqueness !== null) parts.push(sql`vm.uniqueness_score >= ${f.minUniqueness}`);
   if (f.maxUniqueness !== null) parts.push(sql`vm.uniqueness_score <= ${f.maxUniqueness}`);
@@ -34,19 +61,35 @@ export function filtersSql(f: ExploreFilters): RawBuilder<boolean> {
   }
   // A media's label, or the class of an object detected in it.
   for (const labels of f.labels) {
+    if (versionId) {
+      parts.push(sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.label = any(${labels}::text[])
+        union all select o.media_id from ${wideRows(versionId)} o where o.objects is not null and ${objectLabelSql(sql`o.objects`, labels)}))`);
+      continue;
+    }
     parts.push(sql`(vm.label = any(${labels}::text[])
       or (vm.objects is not null and exists (select 1 from jsonb_array_elements(vm.objects) o where o ->> 'label' = any(${labels}::text[]))))`);
   }
-  // Tags and fields are matched in their own rows, held only for annotated media: as a semi-join, PostgreSQL finds
-  // those first and reads the version's other rows once, instead of testing each row's joined annotations.
-  for (const tags of f.tags) parts.push(sql`exists (select 1 from version_annotations va where va.version_id = vm.version_id and va.media_id = vm.media_id and va.tags && ${tags}::text[])`);
-  for (const field of f.fields) parts.push(fieldRowSql(field));
+  // Tags and fields are matched in their own rows, held only for annotated media: PostgreSQL finds those first
+  // instead of testing each row's joined annotations.
+  for (const tags of f.tags) {
+    parts.push(
+      versionId
+        ? sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.tags && ${tags}::text[]))`
+        : sql`exists (select 1 from version_annotations va where va.version_id = vm.version_id and va.media_id = vm.media_id and va.tags && ${tags}::text[])`,
+    );
+  }
+  for (const field of f.fields) parts.push(fieldRowSql(field, versionId));
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
 /** A media without field rows has no fields: only `exists: false` matches it, as the negation of `exists: true`. */
-function fieldRowSql(f: FieldFilter): RawBuilder<boolean> {
+function fieldRowSql(f: FieldFilter, versionId?: string): RawBuilder<boolean> {
   const negated = f.op === 'exists' && !f.value;
+  if (versionId && !negated) {
+    // An equal value is one the field's GIN index (0034) finds: the field holding it, or an array holding it.
+    const indexed = f.op === 'eq' ? sql`(vf.custom_fields @> ${JSON.stringify({ [f.field]: f.value })}::jsonb or vf.custom_fields @> ${JSON.stringify({ [f.field]: [f.value] })}::jsonb) and ` : sql``;
+    return sql<boolean>`vm.media_id = any(array(select vf.media_id from version_fields vf where vf.version_id = ${versionId}::uuid and ${indexed}${fieldSql(f, sql`vf.custom_fields`)}))`;
+  }
   const held = sql`exists (select 1 from version_fields vf where vf.version_id = vm.version_id and vf.media_id = vm.media_id
     and ${fieldSql(negated ? { ...f, value: true } : f, sql`vf.custom_fields`)})`;
   return negated ? sql<boolean>`not ${held}` : sql<boolean>`${held}`;
@@ -96,6 +139,11 @@ function ftsSql(values: string[]): RawBuilder<boolean> {
   if (words.some((w) => w.startsWith('-'))) return exact;
   const any = sql`websearch_to_tsquery('english', ${words.join(' or ')})`;
   return sql<boolean>`((vm.text_search @@ ${any} or vm.media_id = any(array(select id from media where search_text @@ ${any}))) and ${exact})`;
+}
+
+/** Whether one of the detected objects `objects` has one of the labels. */
+function objectLabelSql(objects: RawBuilder<unknown>, labels: string[]): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from jsonb_array_elements(${objects}) o where o ->> 'label' = any(${labels}::text[]))`;
 }
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

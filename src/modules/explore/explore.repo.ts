@@ -5,7 +5,7 @@ import type { FieldTypes } from '../../core/custom-fields.js';
 import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
 import { summaryState } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
-import { MEDIA_TEXT, filtersSql, tsQuery } from './explore-filters.js';
+import { MEDIA_TEXT, filtersSql, tsQuery, wideRows } from './explore-filters.js';
 import { summaryPage } from './summary-page.js';
 
 export const CLUSTERS_PER_PAGE = 100;
@@ -81,6 +81,8 @@ function candidatesJoin(candidates: Candidates | null): RawBuilder<unknown> {
     : sql``;
 }
 
+const PROBE_MEDIA = sql`cross join lateral (select * from media where id = vm.media_id limit 1) m`;
+
 /** Versions up to this many clustered media read their media by key: see mediaJoin. */
 const SMALL_VERSION = 20_000;
 
@@ -89,10 +91,21 @@ const SMALL_VERSION = 20_000;
  * rows for any version once one delta exists), hashed every media row of the install for a 1,000-media version
  * (100k other media: 2.1–2.6× its time alone); a version known to be small probes media by key instead.
  */
-async function mediaJoin(db: Db, versionId: string, level: number): Promise<RawBuilder<unknown>> {
+async function mediaJoin(db: Db, versionId: string, level: number, filters: ExploreFilters): Promise<RawBuilder<unknown>> {
+  if (!isEmptyFilters(filters)) return PROBE_MEDIA;
   const summary = await summaryState(db, versionId);
   const small = summary !== undefined && summary.n_media[level]! <= SMALL_VERSION;
-  return small ? sql`cross join lateral (select * from media where id = vm.media_id limit 1) m` : sql`join media m on m.id = vm.media_id`;
+  return small ? PROBE_MEDIA : sql`join media m on m.id = vm.media_id`;
+}
+
+/**
+ * The version's rows as `vm`, like version_media but for one version named in each arm and without its annotations
+ * and custom fields: through the view PostgreSQL joined every field row of the version (1M at 1M media) before any
+ * filter could apply. The filters read annotations in their own rows (filtersSql with the version), and a page joins
+ * the tags and labels of the members it shows.
+ */
+function versionRows(versionId: string): RawBuilder<unknown> {
+  return sql`${wideRows(versionId)} vm`;
 }
 
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
@@ -119,18 +132,18 @@ export class ExploreRepo {
           ? sql`uniqueness_score desc nulls last`
           : sql`rank desc, cardinality(quality_flags) asc, (coalesce(width, 0)::int8 * coalesce(height, 0)) desc, uniqueness_score desc nulls last`;
 
-    const media = await mediaJoin(this.db, q.versionId, q.level);
+    const media = await mediaJoin(this.db, q.versionId, q.level, q.filters);
     const result = await sql<ExploreRow & { total_clusters: string }>`
       with matched as (
         select ${cluster} as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id,
-          m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, vm.tags, vm.label, ${relevance} as relevance, ${rank} as rank,
+          m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, ${relevance} as relevance, ${rank} as rank,
           vm.caption, coalesce(jsonb_array_length(vm.objects), 0) as n_objects,
           array(select distinct o ->> 'label' from jsonb_array_elements(coalesce(vm.objects, '[]')) o order by 1) as object_labels
-        from version_media vm
+        from ${versionRows(q.versionId)}
         ${media}
         ${candidates}
         where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
-          and ${this.where(q.filters)}
+          and ${this.where(q.filters, q.versionId)}
       ),
       clusters as (
         select cluster_id, count(*)::int as cluster_size, count(*) filter (where media_type = 'IMAGE')::int as n_images,
@@ -145,7 +158,9 @@ export class ExploreRepo {
           row_number() over (partition by m.cluster_id order by ${memberOrder}, m.media_id) as position
         from matched m join clusters c using (cluster_id)
       )
-      select * from ranked where position <= ${q.previewsLimit}
+      select r.*, coalesce(a.tags, '{}') as tags, a.label from ranked r
+      left join lateral (select tags, label from version_annotations a where a.version_id = ${q.versionId}::uuid and a.media_id = r.media_id limit 1) a on true
+      where r.position <= ${q.previewsLimit}
       order by ${clusterOrder}, cluster_id, position`.execute(this.db);
     const totalClusters = result.rows.length > 0 ? Number(result.rows[0]!.total_clusters) : q.page === 0 ? 0 : await this.countClusters(q);
     return { rows: result.rows, totalClusters };
@@ -154,8 +169,8 @@ export class ExploreRepo {
   private async countClusters(q: ExplorePageQuery): Promise<number> {
     const cluster = clusterColumn(q.level);
     const candidates = candidatesJoin(q.candidates);
-    const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from version_media vm ${await mediaJoin(this.db, q.versionId, q.level)} ${candidates}
-      where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
+    const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from ${versionRows(q.versionId)} ${await mediaJoin(this.db, q.versionId, q.level, q.filters)} ${candidates}
+      where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters, q.versionId)}`.execute(this.db);
     return Number(row.rows[0]?.n ?? 0);
   }
 
@@ -173,8 +188,8 @@ export class ExploreRepo {
       select count(*)::int as n_media, count(*) filter (where m.media_type = 'IMAGE')::int as n_images,
         count(*) filter (where m.media_type = 'VIDEO_FRAME')::int as n_video_frames, count(distinct m.parent_media_id)::int as n_videos,
         count(distinct ${cluster})::int as n_clusters
-      from version_media vm ${await mediaJoin(this.db, q.versionId, q.level)} ${candidates}
-      where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters)}`.execute(this.db);
+      from ${versionRows(q.versionId)} ${await mediaJoin(this.db, q.versionId, q.level, q.filters)} ${candidates}
+      where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters, q.versionId)}`.execute(this.db);
     return rows[0]!;
   }
 
@@ -235,8 +250,9 @@ export class ExploreRepo {
     return sql<boolean>`(${sql.join([this.where({ ...f, labels: [] }), ...labels], sql` and `)})`;
   }
 
-  private where(f: ExploreFilters): RawBuilder<boolean> {
-    return filtersSql(f);
+  /** With `versionId`, for the rows of versionRows: see filtersSql. */
+  private where(f: ExploreFilters, versionId?: string): RawBuilder<boolean> {
+    return filtersSql(f, versionId);
   }
 
   /** The texts of the version's media for an in-process semantic ranking, after the SQL filters. */
