@@ -4,6 +4,8 @@ import { CLUSTER_LEVELS } from '../../core/clustering.js';
 
 /** Members a cluster summary keeps, best first: a page asking for more per cluster reads the version's rows. */
 export const SUMMARY_PREVIEWS = 20;
+/** Advisory locks on `prefix || version id` keep two transactions from summarising one version. */
+const LOCK_PREFIX = 'summaries:';
 
 const LEVELS = Array.from({ length: CLUSTER_LEVELS }, (_, level) => level);
 
@@ -213,6 +215,8 @@ async function mergeAdditions(
  * against the previous head when that shares its base; any other version is summarised whole.
  */
 export async function refreshClusterSummaries(trx: Db, versionId: string, previousHeadId: string | null): Promise<void> {
+  // A sealed version can become a head twice at once (a restore, a clone) while the sweep summarises it: one writes.
+  await sql`select pg_advisory_xact_lock(hashtext(${LOCK_PREFIX} || ${versionId}::text))`.execute(trx);
   if (await summaryState(trx, versionId)) return;
   const base = await trx.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
   const baseSummary = base ? await summaryState(trx, base.base_id) : undefined;
@@ -230,7 +234,7 @@ export async function summariseOneHead(db: Db): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ id: string }>`select d.head_version_id as id from datasets d
       where d.head_version_id is not null and not exists (select 1 from version_summaries s where s.version_id = d.head_version_id)
-        and pg_try_advisory_xact_lock(hashtext('summaries:' || d.head_version_id::text))
+        and pg_try_advisory_xact_lock(hashtext(${LOCK_PREFIX} || d.head_version_id::text))
       limit 1`.execute(trx);
     const head = rows[0];
     if (!head) return false;
