@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { MediaVariant } from '../media/media.service.js';
 import type { Cluster, Preview } from './explore.schemas.js';
-import type { ExploreRow, ObjectRow } from './explore.repo.js';
+import type { ExploreRow, ObjectRow } from './explore-rows.js';
 
 const FLAG_ISSUES: Record<string, string> = { blurry: 'blur', dark: 'dark', bright: 'bright' };
 

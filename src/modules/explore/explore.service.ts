@@ -10,7 +10,8 @@ import { type ExploreFilters, type ExploreQuery, parseExploreFilters } from '../
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import { centreOne } from '../indexing/compute-index.js';
-import type { Candidates, ExploreRepo, ExploreRow, ExploreSort, MatchCounts, ObjectRow } from './explore.repo.js';
+import type { ExploreRepo } from './explore.repo.js';
+import type { Candidates, ExploreRow, ExploreSort, MatchCounts, ObjectRow } from './explore-rows.js';
 import type { VectorIndexCache } from './vector-index-cache.js';
 
 /** Image similarity returns this many nearest media at most. */

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { SUMMARY_PREVIEWS, summaryState } from '../versions/cluster-summaries.js';
-import type { ExploreRow } from './explore.repo.js';
+import type { ExploreRow } from './explore-rows.js';
 
 /**
  * The first `limit` clusters of a version at `level` by size, from its own summaries and its base's it does not hold.

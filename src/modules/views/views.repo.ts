@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
-import type { MatchCounts } from '../explore/explore.repo.js';
+import type { MatchCounts } from '../explore/explore-rows.js';
 
 export interface ViewRow {
   id: string;

@@ -3,7 +3,7 @@ import { authorize } from '../../core/permissions.js';
 import { parseExploreFilters } from '../../core/vql.js';
 import type { Principal } from '../auth/auth.service.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
-import type { MatchCounts } from '../explore/explore.repo.js';
+import type { MatchCounts } from '../explore/explore-rows.js';
 import type { ExploreSelection, ExploreService } from '../explore/explore.service.js';
 import type { ViewChanges, ViewRow, ViewsRepo } from './views.repo.js';
 import { VIEW_FILTER_KEYS } from './views.schemas.js';
