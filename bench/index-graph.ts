@@ -7,10 +7,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
+import { forestParams } from '../src/adapters/vectors/forest-graph.js';
 import { EXACT_GRAPH_LIMIT, HNSW_PARAMS, LARGE_HNSW_PARAMS, LARGE_INDEX_FROM, SEARCH_EXPANSION, VectorIndex } from '../src/adapters/vectors/usearch-index.js';
 import type { NeighbourGraph } from '../src/core/clustering.js';
 import { CLUSTER_LEVELS, DEFAULT_LEVEL_RULES, OUTLIER_FRACTION, PHASH_MAX_DISTANCE, clusterSizes } from '../src/core/clustering.js';
-import { NEIGHBOURS_K, computeIndex } from '../src/modules/indexing/compute-index.js';
+import { NEIGHBOURS_K, centreOne, computeIndex } from '../src/modules/indexing/compute-index.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
 import {
   DUPLICATE_FRACTION,
@@ -207,7 +208,11 @@ interface Run {
   exact: boolean;
   generateSeconds: number;
   graphSeconds: number;
-  refineSeconds: number;
+  joinSeconds: number;
+  /** The saved search index's part of graphSeconds. */
+  indexSeconds: number;
+  /** Slots changed by each round of neighbourhood joins. */
+  rounds: number[];
   clustersSeconds: number;
   wallSeconds: number;
   /** User + system CPU of the whole process (native threads included) during computeIndex. */
@@ -241,17 +246,13 @@ async function runSize(n: number, dir: string, sampler: PeakRssSampler, hwmReset
   const rssBefore = process.memoryUsage.rss();
   const loadBefore = os.loadavg()[0]!;
   sampler.reset();
+  // As the index worker does, computeIndex gets the only reference to the vectors and lets go of them once it holds
+  // them as bytes; the recall check below regenerates them.
+  const input = { vectors: data.vectors, dimensions: DIMENSIONS, phashes: data.phashes, prior: null, threads: THREADS, indexPath, keepGraph: true, releaseVectors: true };
+  data = { ...data, vectors: new Float32Array(0) };
   const cpu = process.cpuUsage();
   t = performance.now();
-  let out: ReturnType<typeof computeIndex> | null = computeIndex({
-    vectors: data.vectors,
-    dimensions: DIMENSIONS,
-    phashes: data.phashes,
-    prior: null,
-    threads: THREADS,
-    indexPath,
-    keepGraph: true,
-  });
+  let out: Awaited<ReturnType<typeof computeIndex>> | null = await computeIndex(input);
   const wallSeconds = (performance.now() - t) / 1000;
   const { user, system } = process.cpuUsage(cpu);
   const hwmAfter = vmHwm();
@@ -271,7 +272,9 @@ async function runSize(n: number, dir: string, sampler: PeakRssSampler, hwmReset
     exact: out.exact,
     generateSeconds,
     graphSeconds: out.seconds.graph,
-    refineSeconds: out.seconds.refine,
+    joinSeconds: out.seconds.joins,
+    indexSeconds: out.seconds.index,
+    rounds: out.forest?.rounds ?? [],
     clustersSeconds: out.seconds.clusters,
     wallSeconds,
     cpuSeconds: (user + system) / 1e6,
@@ -290,12 +293,15 @@ async function runSize(n: number, dir: string, sampler: PeakRssSampler, hwmReset
     recall: null,
   };
   const graph = out.graph!;
+  const mean = out.mean;
   out = null;
   if (!run.exact) {
     // computeIndex's own index is native memory V8 does not count: collect it before loading the saved copy.
     await settle();
-    // computeIndex centred data.vectors in place: the exact neighbours are computed on that same array.
-    run.recall = measureRecall(data.vectors, n, DIMENSIONS, indexPath, n ^ 0x5eed, graph);
+    // The same vectors again, centred on the mean computeIndex used, as it centred them.
+    const vectors = generate(n, DIMENSIONS, n).vectors;
+    for (let i = 0; i < n; i++) centreOne(vectors.subarray(i * DIMENSIONS, (i + 1) * DIMENSIONS), mean);
+    run.recall = measureRecall(vectors, n, DIMENSIONS, indexPath, n ^ 0x5eed, graph);
   }
   data = null;
   await rm(indexPath, { force: true });
@@ -324,7 +330,7 @@ export async function indexGraph(): Promise<BenchReport> {
   const pct = (count: number, n: number) => `${fixed((100 * count) / n, 2)}%`;
   const rows = runs.map((r) => [
     String(r.n),
-    r.exact ? 'exact' : 'HNSW',
+    r.exact ? 'exact' : 'trees',
     fixed(r.generateSeconds, 1),
     fixed(r.graphSeconds, 2),
     fixed(r.clustersSeconds, 2),
@@ -382,7 +388,7 @@ export async function indexGraph(): Promise<BenchReport> {
       `  RSS before computeIndex ${fixed(r.rssBefore / MB, 0)} MB (vectors ${fixed((r.n * DIMENSIONS * 4) / MB, 0)} MB), VmHWM ${fixed(r.hwmBefore / MB, 0)} -> ${fixed(r.hwmAfter / MB, 0)} MB;`,
       `  computeIndex CPU ${fixed(r.cpuSeconds, 1)} s (user + sys, all threads) = ${fixed(r.cpuSeconds / r.wallSeconds, 2)} cores busy on average; load average before ${fixed(r.loadBefore, 1)}` +
         (r.loadBefore > cpus ? ` on ${cpus} CPUs: BUSY MACHINE, the times above are inflated;` : ';'),
-      `  of "graph s", refinement ${fixed(r.refineSeconds, 2)} s (one thread); centring (wall - graph - clusters) ${fixed(r.wallSeconds - total(r), 2)} s` +
+      `  of "graph s", search index ${fixed(r.indexSeconds, 1)} s, neighbourhood joins ${fixed(r.joinSeconds, 1)} s (slots changed per round: ${r.rounds.join(', ') || '-'}); centring (wall - graph - clusters) ${fixed(r.wallSeconds - total(r), 2)} s` +
         (r.recall
           ? `; recall check: exact search ${fixed(r.recall.exactSeconds, 2)} s, index view ${fixed(r.recall.loadSeconds, 2)} s, ${r.recall.queries} searches ${fixed(r.recall.searchSeconds * 1000, 0)} ms, ${r.recall.perfect}/${r.recall.queries} queries with all 10 right.`
           : '.'),
@@ -399,19 +405,20 @@ export async function indexGraph(): Promise<BenchReport> {
       '  every row L2-normalised; generated in place into one Float32Array (not timed in "total"). Other hashes random 16 hex digits.',
       `Measured: computeIndex (src/modules/indexing/compute-index.ts) on the main thread, threads ${THREADS}, prior null, the default level rules`,
       `  (level 0..4 at similarity >= ${rules}), indexPath a temp file. It centres the vectors in place, then builds the graph`,
-      `  (k=${NEIGHBOURS_K}; exact brute force up to EXACT_GRAPH_LIMIT=${EXACT_GRAPH_LIMIT} items, which also builds and saves an HNSW index; else usearch HNSW`,
-      `  ${JSON.stringify(HNSW_PARAMS)} (above ${LARGE_INDEX_FROM}: ${JSON.stringify(LARGE_HNSW_PARAMS)}) built, searched for every item`,
-      '  (graph_width neighbours), saved, then refined by NN-descent and cut to k): "graph s" includes the save and the refinement.',
+      `  (k=${NEIGHBOURS_K}; exact brute force up to EXACT_GRAPH_LIMIT=${EXACT_GRAPH_LIMIT} items, which also builds and saves an HNSW index; else`,
+      `  random projection trees and neighbourhood joins on i8 vectors (${JSON.stringify(forestParams(sizes[sizes.length - 1]!))} at the largest N),`,
+      `  rescored in f32, cut to k); the search index, usearch HNSW ${JSON.stringify(HNSW_PARAMS)} (above ${LARGE_INDEX_FROM}: ${JSON.stringify(LARGE_HNSW_PARAMS)}),`,
+      '  is built and saved first: "graph s" includes it.',
       `  "clusters+scores s" = perceptual-hash pairs, clusterLevels, nearest similarity, uniqueness, outliers (${OUTLIER_FRACTION * 100} % weakest).`,
       '  total = graph + clusters (computeIndex\'s own seconds; goals use it); wall = the whole call, centring included. items/s = N / total.',
       `Memory: VmHWM from /proc/self/status, ${hwmResettable ? 'reset to the current RSS just before computeIndex (clear_refs 5), so it is the exact peak of this call' : 'NOT resettable here, so it is the process peak so far (sizes run in increasing order)'};`,
       `  the vectors (N x ${DIMENSIONS} x 4 bytes) are already resident then. "sampled RSS" = highest process.memoryUsage().rss seen every ${SAMPLE_MS} ms`,
       '  by a setInterval in a worker thread (a main-thread timer cannot fire during the synchronous call); it can miss short peaks.',
       '  Between sizes every reference is dropped and gc() forced. MB = 2^20 bytes.',
-      `recall@10 (HNSW sizes only), for ${RECALL_QUERIES} random items vs usearch.exactSearch (f32 cosine) over the same, now centred, vectors, self dropped:`,
+      `recall@10 (approximate sizes only), for ${RECALL_QUERIES} random items vs usearch.exactSearch (f32 cosine) over the same, now centred, vectors, self dropped:`,
       '  "graph" = the neighbour lists computeIndex clustered; "search" = VectorIndex.view(indexPath).search() single queries, as similarity search',
       `  runs them (beam ${SEARCH_EXPANSION}, the whole index memory-mapped, first queries cold), timed per query for "search ms median / p95".`,
-      '  A multi-threaded HNSW build is not deterministic, so recall (and, slightly, the HNSW rows\' clusters) vary run to run on the same data.',
+      '  A multi-threaded HNSW build is not deterministic, so search recall varies run to run; the graph (seeded trees) varies only in ties.',
       `Machine: ${cpus} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, usearch ${usearchVersion()}.`,
     ],
     columns: [

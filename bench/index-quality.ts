@@ -130,12 +130,12 @@ async function embedAll(items: Item[], embedder: Embedder): Promise<Embedded> {
 const shortName = (item: Item) => `${path.parse(item.source).name}${item.edit ? `/${item.edit}` : ''}`;
 
 /** computeIndex as the index stage runs it, then the quality of what it found against the known sources. */
-function measure(items: Item[], raw: Float32Array[], phashes: string[], model: string): Quality {
+async function measure(items: Item[], raw: Float32Array[], phashes: string[], model: string): Promise<Quality> {
   const n = items.length;
   const d = raw[0]!.length;
   const vectors = new Float32Array(n * d);
   raw.forEach((v, i) => vectors.set(v, i * d));
-  const output = computeIndex({ vectors, dimensions: d, phashes, prior: embeddingPrior(model), threads: THREADS, indexPath: null });
+  const output = await computeIndex({ vectors, dimensions: d, phashes, prior: embeddingPrior(model), threads: THREADS, indexPath: null });
   // computeIndex centred (and re-normalised) `vectors` in place: dot products are centred cosines.
   const cos = (i: number, j: number) => {
     let s = 0;
@@ -266,7 +266,7 @@ export async function indexQuality(): Promise<BenchReport> {
         const prior = embeddingPrior(model);
         if (prior) withPrior.push(size);
         const e = await embedAll(photos, embedder);
-        const q = measure(photos, e.vectors, e.phashes, model);
+        const q = await measure(photos, e.vectors, e.phashes, model);
         rows.push(row(`${size} px${prior ? '' : ', no prior'}`, e, q));
         details.push(`${size} px level-0 groups: ${q.groups.join(' ') || '(none)'}`);
         if (size === PRODUCTION_SIZE) {
@@ -277,7 +277,7 @@ export async function indexQuality(): Promise<BenchReport> {
           );
           const d = await embedAll(distractors, embedder);
           const all = [...photos, ...distractors];
-          const qd = measure(all, [...e.vectors, ...d.vectors], [...e.phashes, ...d.phashes], model);
+          const qd = await measure(all, [...e.vectors, ...d.vectors], [...e.phashes, ...d.phashes], model);
           rows.push(row(`${size} px + ${DISTRACTORS} distractors${prior ? '' : ', no prior'}`, null, qd));
           details.push(
             `${size} px + ${DISTRACTORS} distractors level-0 groups: ${qd.groups.join(' ') || '(none)'}`,

@@ -15,8 +15,8 @@ function vectors(n: number, d: number, seed = 1): Float32Array {
 }
 
 describe('computeIndex', () => {
-  it('joins near-identical perceptual hashes at level 0 even when the vectors disagree', () => {
-    const output = computeIndex({
+  it('joins near-identical perceptual hashes at level 0 even when the vectors disagree', async () => {
+    const output = await computeIndex({
       vectors: vectors(4, 32),
       dimensions: 32,
       phashes: ['00000000000000ff', 'ffffffff00000000', '0000000000000007', null],
@@ -30,23 +30,23 @@ describe('computeIndex', () => {
     expect(output.exact).toBe(true);
   });
 
-  it('gives the same clusters from hashes split in halves as from hex strings, equal hashes joined to their first holder', () => {
+  it('gives the same clusters from hashes split in halves as from hex strings, equal hashes joined to their first holder', async () => {
     const hashes = ['f0f0f0f0f0f0f0f0', null, '8000000000000001', 'f0f0f0f0f0f0f0f0', '0123456789abcdef', '8000000000000001', 'f0f0f0f0f0f0f0f0'];
     const halves = emptyPhashHalves(hashes.length);
     hashes.forEach((h, i) => setPhash(halves, i, h));
-    const run = (phashes: Parameters<typeof computeIndex>[0]['phashes']) =>
-      computeIndex({ vectors: vectors(hashes.length, 24, 3), dimensions: 24, phashes, prior: null, threads: 1, indexPath: null }).levels.map((l) => Array.from(l));
-    const fromStrings = run(hashes);
-    expect(run(halves)).toEqual(fromStrings);
+    const run = async (phashes: Parameters<typeof computeIndex>[0]['phashes']) =>
+      (await computeIndex({ vectors: vectors(hashes.length, 24, 3), dimensions: 24, phashes, prior: null, threads: 1, indexPath: null })).levels.map((l) => Array.from(l));
+    const fromStrings = await run(hashes);
+    expect(await run(halves)).toEqual(fromStrings);
     expect([fromStrings[0]![3], fromStrings[0]![6]]).toEqual([fromStrings[0]![0], fromStrings[0]![0]]);
     expect(fromStrings[0]![5]).toBe(fromStrings[0]![2]);
     expect(fromStrings[0]![1]).not.toBe(fromStrings[0]![0]);
   });
 
-  it('puts exact duplicate vectors together with uniqueness 0', () => {
+  it('puts exact duplicate vectors together with uniqueness 0', async () => {
     const v = vectors(30, 16, 7);
     v.copyWithin(16, 0, 16); // item 1 = item 0
-    const output = computeIndex({ vectors: v, dimensions: 16, phashes: Array(30).fill(null), prior: null, threads: 1, indexPath: null });
+    const output = await computeIndex({ vectors: v, dimensions: 16, phashes: Array(30).fill(null), prior: null, threads: 1, indexPath: null });
     expect(output.levels[0]![1]).toBe(output.levels[0]![0]);
     expect(output.uniqueness[0]).toBeCloseTo(0, 5);
     expect(Math.max(...output.uniqueness)).toBeCloseTo(1, 5);

@@ -18,23 +18,17 @@ export interface HnswParams {
   quantization: Quantization;
   connectivity: number;
   expansion_add: number;
-  /** The beam of the all-items search that seeds the neighbour graph. */
-  expansion_search: number;
-  /** Neighbours kept per item while the graph is refined (cut to k afterwards): wider lists reconnect more of a cluster. */
-  graph_width: number;
 }
 
-/** HNSW settings for up to 200k items, chosen with bench/index-graph.ts (100k: recall@10 0.99 after refinement). */
-export const HNSW_PARAMS: HnswParams = { metric: 'cos', quantization: 'f16', connectivity: 12, expansion_add: 40, expansion_search: 64, graph_width: 10 };
+/** The search index's settings for up to 200k items (the neighbour graph is built apart: src/adapters/vectors/knn-graph.ts). */
+export const HNSW_PARAMS: HnswParams = { metric: 'cos', quantization: 'f16', connectivity: 12, expansion_add: 40 };
 
 /**
- * Above 200k items an HNSW search reaches a small cluster less and less often (recall 0.23 at 1M with the
- * settings above), so the graph is seeded with wider lists and refined by NN-descent (exact similarities);
- * the index holds one byte per dimension (i8: usearch scales each vector to 127 × unit length, ~0.01 cosine
- * error at 480 dimensions) so it and the f32 vectors fit in 3 GB at 1M. At 100k i8 built and searched faster
- * than f16 and, refined, gave the same recall (0.99); fp8 e4m3 was 3x slower.
+ * Above 200k items the index holds one byte per dimension (i8: usearch scales each vector to 127 × unit length,
+ * ~0.01 cosine error at 480 dimensions, none in the graph's similarities), so it stays near 0.6 GB at 1M and is
+ * built faster; at 100k i8 built and searched faster than f16, and fp8 e4m3 was 3x slower.
  */
-export const LARGE_HNSW_PARAMS: HnswParams = { metric: 'cos', quantization: 'i8', connectivity: 12, expansion_add: 40, expansion_search: 48, graph_width: 20 };
+export const LARGE_HNSW_PARAMS: HnswParams = { metric: 'cos', quantization: 'i8', connectivity: 8, expansion_add: 20 };
 
 export const LARGE_INDEX_FROM = 200_000;
 
@@ -62,15 +56,19 @@ export class VectorIndex {
     readonly dimensions: number,
   ) {}
 
-  /** Builds over all vectors (keys = positions), in chunks so that `onProgress` (0..1) moves during long builds. */
-  static build(vectors: Float32Array, dimensions: number, threads: number, onProgress?: (fraction: number) => void, params: HnswParams = HNSW_PARAMS): VectorIndex {
+  /**
+   * Builds over all vectors (keys = positions), in chunks so that `onProgress` (0..1) moves during long builds. One-byte
+   * vectors (quantizeRows: each row at its own scale) are turned back into unit f32 vectors a chunk at a time.
+   */
+  static build(vectors: Float32Array | Int8Array, dimensions: number, threads: number, onProgress?: (fraction: number) => void, params: HnswParams = HNSW_PARAMS): VectorIndex {
     const n = vectors.length / dimensions;
     const index = VectorIndex.empty(dimensions, n, params);
     const keys = new BigUint64Array(n);
     for (let i = 0; i < n; i++) keys[i] = BigInt(i);
     for (let start = 0; start < n; start += CHUNK) {
       const end = Math.min(n, start + CHUNK);
-      index.add(keys.subarray(start, end), vectors.subarray(start * dimensions, end * dimensions), threads);
+      const chunk = vectors instanceof Int8Array ? unitRows(vectors, dimensions, start, end) : vectors.subarray(start * dimensions, end * dimensions);
+      index.add(keys.subarray(start, end), chunk, threads);
       onProgress?.(end / n);
     }
     return new VectorIndex(index, dimensions);
@@ -78,7 +76,7 @@ export class VectorIndex {
 
   /** Opens a saved index (its quantisation and links come from the file) searching with the given beam. */
   static load(filePath: string, dimensions: number, expansionSearch = SEARCH_EXPANSION): VectorIndex {
-    const index = VectorIndex.empty(dimensions, 0, { ...HNSW_PARAMS, expansion_search: expansionSearch });
+    const index = VectorIndex.empty(dimensions, 0, HNSW_PARAMS, expansionSearch);
     index.load(filePath);
     return new VectorIndex(index, dimensions);
   }
@@ -88,14 +86,14 @@ export class VectorIndex {
    * them again, so a million-item index costs no up-front load. For searching; `add` needs load().
    */
   static view(filePath: string, dimensions: number, expansionSearch = SEARCH_EXPANSION): VectorIndex {
-    const index = VectorIndex.empty(dimensions, 0, { ...HNSW_PARAMS, expansion_search: expansionSearch });
+    const index = VectorIndex.empty(dimensions, 0, HNSW_PARAMS, expansionSearch);
     index.view(filePath);
     return new VectorIndex(index, dimensions);
   }
 
-  private static empty(dimensions: number, capacity: number, params: HnswParams) {
-    const { metric, quantization, connectivity, expansion_add, expansion_search } = params;
-    return new usearch.Index({ dimensions, metric, quantization, connectivity, expansion_add, expansion_search, multi: false, ...(capacity > 0 ? { capacity } : {}) } as never);
+  private static empty(dimensions: number, capacity: number, params: HnswParams, expansionSearch = SEARCH_EXPANSION) {
+    const { metric, quantization, connectivity, expansion_add } = params;
+    return new usearch.Index({ dimensions, metric, quantization, connectivity, expansion_add, expansion_search: expansionSearch, multi: false, ...(capacity > 0 ? { capacity } : {}) } as never);
   }
 
   get size(): number {
@@ -126,20 +124,18 @@ export class VectorIndex {
     const found = this.index.search(query, limit, 1);
     return { ordinals: Int32Array.from(found.keys, Number), distances: Float32Array.from(found.distances) };
   }
+}
 
-  /** Every item's k nearest other items (approximate), as a graph of cosine similarities; searched in chunks. */
-  graph(vectors: Float32Array, k: number, threads: number, onProgress?: (fraction: number) => void): NeighbourGraph {
-    const d = this.dimensions;
-    const n = vectors.length / d;
-    const graph: NeighbourGraph = { n, k, neighbours: new Int32Array(n * k).fill(-1), similarities: new Float32Array(n * k) };
-    for (let start = 0; start < n; start += CHUNK) {
-      const end = Math.min(n, start + CHUNK);
-      const found = this.index.search(vectors.subarray(start * d, end * d), k + 1, threads) as unknown as SearchBatch;
-      fillGraph(graph, start, end - start, found.keys, found.distances, found.counts, k + 1);
-      onProgress?.(end / n);
-    }
-    return graph;
+/** Rows [start, end) of one-byte vectors as unit f32 vectors (usearch's own i8 cast expects unit length). */
+function unitRows(q8: Int8Array, d: number, start: number, end: number): Float32Array {
+  const out = new Float32Array((end - start) * d);
+  for (let r = 0; r < end - start; r++) {
+    let norm = 0;
+    for (let x = 0; x < d; x++) norm += q8[(start + r) * d + x]! ** 2;
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let x = 0; x < d; x++) out[r * d + x] = q8[(start + r) * d + x]! * scale;
   }
+  return out;
 }
 
 /** The exact k-nearest-neighbour graph by brute force (multi-threaded in usearch's native code). */

@@ -5,7 +5,7 @@ import { register } from 'tsx/esm/api';
 register();
 const { computeIndex } = await import('./compute-index.ts');
 try {
-  const output = computeIndex(workerData, (fraction, message) => parentPort.postMessage({ progress: { fraction, message } }));
+  const output = await computeIndex(workerData, (fraction, message) => parentPort.postMessage({ progress: { fraction, message } }));
   parentPort.postMessage({ ok: true, output }, [output.mean.buffer, output.nearest.buffer, output.uniqueness.buffer, output.outliers.buffer, ...output.levels.map((l) => l.buffer)]);
 } catch (err) {
   parentPort.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) });

@@ -46,7 +46,7 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
   try {
     const indexPath = path.join(dir, 'index.usearch');
     const output = await computeIndexOffThread(
-      { vectors: loaded.vectors, dimensions, phashes: loaded.phashes, prior: embeddingPrior(model), threads: deps.indexThreads, indexPath: n > 0 ? indexPath : null },
+      { vectors: loaded.vectors, dimensions, phashes: loaded.phashes, prior: embeddingPrior(model), threads: deps.indexThreads, indexPath: n > 0 ? indexPath : null, releaseVectors: true },
       signal,
       (fraction, message) => void progress(0.2 + 0.5 * fraction, `Indexing: ${message}`).catch(() => {}),
     );
