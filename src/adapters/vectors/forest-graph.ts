@@ -21,6 +21,13 @@ export interface ForestParams {
   maxRounds: number;
   /** Joins stop once a round changes fewer than this × n × width slots. */
   minChangeFraction: number;
+  /**
+   * More trees, afterwards, for the items whose best neighbour is weakest (this fraction of them: the outlier
+   * candidates, and the items the first trees left among strangers). Only those items are searched in their
+   * leaves, so such a tree costs its projections and splits, not its leaves.
+   */
+  rescueTrees: number;
+  rescueFraction: number;
   seed: number;
 }
 
@@ -28,7 +35,8 @@ export function forestParams(n: number): ForestParams {
   // Deeper trees separate a pair of cluster-mates more often, so the tree count grows with the depth.
   const leafSize = 64;
   const depth = treeDepth(n, leafSize);
-  return { trees: Math.max(8, 2 * depth + 8), leafSize, width: 12, maxRounds: 8, minChangeFraction: 0.001, seed: 0x10c5 };
+  const trees = Math.max(8, 2 * depth + 8);
+  return { trees, leafSize, width: 12, maxRounds: 8, minChangeFraction: 0.001, rescueTrees: trees, rescueFraction: 0.05, seed: 0x10c5 };
 }
 
 /** What every thread of a build shares: the quantised vectors and the parameters. */
@@ -101,10 +109,37 @@ export function joinGroup(ctx: ForestContext, ids: ArrayLike<number>, count: num
   return changed;
 }
 
+/**
+ * The leaf search of a rescue tree: only the `needy` items of the leaf are compared with the whole leaf, and each
+ * match goes into both lists (so the joins that follow spread it). Returns the slots changed.
+ */
+export function joinNeedy(ctx: ForestContext, ids: ArrayLike<number>, count: number, needy: Uint8Array, lists: NeighbourGraph, scratch: Scratch, queries: Scratch): number {
+  const asking: number[] = [];
+  for (let r = 0; r < count; r++) if (needy[ids[r]!]) asking.push(ids[r]!);
+  if (asking.length === 0 || count < 2) return 0;
+  const rows = scratch.gather(ctx.q8, ids, count);
+  const kk = Math.min(lists.k + 1, count);
+  const found = usearch.exactSearch(rows, queries.gather(ctx.q8, asking, asking.length), ctx.d, kk, 'cos' as never, 1) as unknown as Batch;
+  const keys = keysOf(found);
+  let changed = 0;
+  asking.forEach((i, r) => {
+    for (let c = 0; c < kk; c++) {
+      const other = ids[keys[2 * (r * kk + c)]!]!;
+      const sim = 1 - found.distances[r * kk + c]!;
+      if (insertNeighbour(lists, i, other, sim)) changed++;
+      if (insertNeighbour(lists, other, i, sim)) changed++;
+    }
+  });
+  return changed;
+}
+
 const PROJECT_CHUNK = 16_384;
 
-/** One tree: each item projected on the tree's `depth` random directions (natively), split at medians, each leaf searched exactly. */
-export function plantTree(ctx: ForestContext, tree: number, lists: NeighbourGraph, scratch: Scratch): number {
+/**
+ * One tree: each item projected on the tree's `depth` random directions (natively), split at medians, each leaf
+ * searched exactly, or, with `needy`, only for the needy items in it (a rescue tree).
+ */
+export function plantTree(ctx: ForestContext, tree: number, lists: NeighbourGraph, scratch: Scratch, needy: Uint8Array | null = null): number {
   const { q8, d, n, params } = ctx;
   const depth = treeDepth(n, params.leafSize);
   // Level after level: row `level` holds every item's projection on that level's direction.
@@ -127,15 +162,24 @@ export function plantTree(ctx: ForestContext, tree: number, lists: NeighbourGrap
   for (let i = 0; i < n; i++) order[i] = i;
   const leaves = treeLeaves(order, projections, depth, params.leafSize);
   let changed = 0;
-  for (let p = 0; p < leaves.length; p += 2) changed += joinGroup(ctx, order.subarray(leaves[p]!, leaves[p + 1]!), leaves[p + 1]! - leaves[p]!, lists, scratch);
+  const queries = needy ? new Scratch(params.leafSize, d) : null;
+  for (let p = 0; p < leaves.length; p += 2) {
+    const ids = order.subarray(leaves[p]!, leaves[p + 1]!);
+    changed += needy ? joinNeedy(ctx, ids, ids.length, needy, lists, scratch, queries!) : joinGroup(ctx, ids, ids.length, lists, scratch);
+  }
   return changed;
 }
 
-/** Plants trees claimed from `counters` until none is left. */
-export function plantTrees(ctx: ForestContext, lists: NeighbourGraph, counters: WorkCounters): void {
+/**
+ * Plants trees claimed from `counters` until none is left: the first trees, or with `needy` the rescue trees
+ * (seeded after the first ones, so they split differently).
+ */
+export function plantTrees(ctx: ForestContext, lists: NeighbourGraph, counters: WorkCounters, needy: Uint8Array | null = null): void {
   const scratch = new Scratch(ctx.params.leafSize, ctx.d);
-  for (let tree = Atomics.add(counters.cells, 0, 1); tree < ctx.params.trees; tree = Atomics.add(counters.cells, 0, 1)) {
-    plantTree(ctx, tree, lists, scratch);
+  const { trees, rescueTrees } = ctx.params;
+  const count = needy ? rescueTrees : trees;
+  for (let t = Atomics.add(counters.cells, 0, 1); t < count; t = Atomics.add(counters.cells, 0, 1)) {
+    plantTree(ctx, needy ? trees + t : t, lists, scratch, needy);
     Atomics.add(counters.cells, 1, 1);
   }
 }

@@ -11,7 +11,7 @@ export interface SharedLists {
 }
 
 export type GraphWorkerRequest =
-  | { op: 'trees'; lists: SharedLists; cells: Int32Array }
+  | { op: 'trees'; lists: SharedLists; cells: Int32Array; needy: Uint8Array | null }
   | { op: 'join'; lists: SharedLists; cells: Int32Array; old: SharedLists; reverse: JoinInput['reverse']; changed: Uint8Array | null };
 
 export type GraphWorkerReply = { ok: true } | { ok: false; message: string };
@@ -21,7 +21,7 @@ const revive = (l: SharedLists) => listsOf(l.n, l.k, l.neighbours, l.similaritie
 /** Runs one phase of a graph build on this thread's share of the work, then answers. */
 export function runPhase(ctx: ForestContext, request: GraphWorkerRequest): void {
   const lists = revive(request.lists);
-  if (request.op === 'trees') plantTrees(ctx, lists, { cells: request.cells });
+  if (request.op === 'trees') plantTrees(ctx, lists, { cells: request.cells }, request.needy);
   else joinNeighbourhoods(ctx, { old: revive(request.old), reverse: request.reverse, changed: request.changed }, lists, { cells: request.cells });
 }
 

@@ -10,7 +10,7 @@ export const PARALLEL_FROM = 50_000;
 export interface KnnGraphBuild {
   graph: NeighbourGraph;
   params: ForestParams;
-  /** Slots changed by each round of joins. */
+  /** Slots changed by each round of joins, and by the rescue trees between the two series of rounds. */
   rounds: number[];
   seconds: { trees: number; joins: number; rescore: number };
 }
@@ -60,33 +60,53 @@ export async function buildKnnGraph(
   try {
     let t = performance.now();
     const own = Array.from({ length: crewSize }, () => emptyLists(n, w, shared));
-    await runPhase(ctx, crew, own, params.trees, (cells) => ({ op: 'trees', cells }), (done) => onProgress((0.5 * done) / params.trees, `neighbour graph: ${done} of ${params.trees} trees`));
+    await runPhase(ctx, crew, own, params.trees, (cells) => ({ op: 'trees', cells, needy: null }), (done) =>
+      onProgress((0.4 * done) / params.trees, `neighbour graph: ${done} of ${params.trees} trees`),
+    );
     for (let p = 1; p < crewSize; p++) mergeLists(own[0]!, own[p]!);
     let lists = own[0]!;
     let spare = emptyLists(n, w, shared);
     const trees = (performance.now() - t) / 1000;
 
-    t = performance.now();
-    const rounds: number[] = [];
-    let changed: Uint8Array | null = null;
-    const blocks = Math.ceil(n / JOIN_BLOCK);
-    for (let round = 0; round < params.maxRounds; round++) {
-      const reverse = reverseNeighbours(lists, w);
-      const sharedReverse = shared ? { start: toShared(reverse.start), items: toShared(reverse.items) } : reverse;
-      const sharedChanged = changed && shared ? toShared(changed) : changed;
+    /** One phase writing into fresh copies of `lists` (one per thread), merged; the merged lists become `lists`. */
+    const step = async (units: number, request: (cells: Int32Array) => Omit<GraphWorkerRequest, 'lists'>, onUnits: (done: number) => void) => {
       const outputs = [spare, ...own.slice(1)];
       for (const out of outputs) copyLists(out, lists);
-      const old = lists;
-      await runPhase(ctx, crew, outputs, blocks, (cells) => ({ op: 'join', cells, old, reverse: sharedReverse, changed: sharedChanged }), (done) =>
-        onProgress(0.5 + (0.45 * (round + done / blocks)) / params.maxRounds, `neighbour graph: joining neighbourhoods, round ${round + 1}`),
-      );
+      await runPhase(ctx, crew, outputs, units, request, onUnits);
       for (let p = 1; p < outputs.length; p++) mergeLists(outputs[0]!, outputs[p]!);
-      changed = changedItems(old, outputs[0]!);
-      const slots = countChangedSlots(old, outputs[0]!);
-      rounds.push(slots);
-      spare = old;
+      const before = lists;
+      spare = before;
       lists = outputs[0]!;
-      if (slots < params.minChangeFraction * n * w) break;
+      return { changed: changedItems(before, lists), slots: countChangedSlots(before, lists) };
+    };
+
+    t = performance.now();
+    const rounds: number[] = [];
+    const blocks = Math.ceil(n / JOIN_BLOCK);
+    const joinUntilSettled = async (from: number, to: number, first: Uint8Array | null) => {
+      let changed = first;
+      for (let round = 0; round < params.maxRounds; round++) {
+        const reverse = reverseNeighbours(lists, w);
+        const sharedReverse = shared ? { start: toShared(reverse.start), items: toShared(reverse.items) } : reverse;
+        const sharedChanged = changed && shared ? toShared(changed) : changed;
+        const old = lists;
+        const result = await step(blocks, (cells) => ({ op: 'join', cells, old, reverse: sharedReverse, changed: sharedChanged }), (done) =>
+          onProgress(from + ((to - from) * (round + done / blocks)) / params.maxRounds, `neighbour graph: joining neighbourhoods, round ${rounds.length + 1}`),
+        );
+        changed = result.changed;
+        rounds.push(result.slots);
+        if (result.slots < params.minChangeFraction * n * w) break;
+      }
+    };
+    await joinUntilSettled(0.4, 0.7, null);
+
+    if (params.rescueTrees > 0) {
+      const needy = weakestItems(lists, params.rescueFraction, shared);
+      const rescue = await step(params.rescueTrees, (cells) => ({ op: 'trees', cells, needy }), (done) =>
+        onProgress(0.7 + (0.15 * done) / params.rescueTrees, `neighbour graph: ${done} of ${params.rescueTrees} trees for the weakest lists`),
+      );
+      rounds.push(rescue.slots);
+      await joinUntilSettled(0.85, 0.95, rescue.changed);
     }
     const joins = (performance.now() - t) / 1000;
 
@@ -113,7 +133,7 @@ async function runPhase(
   const cells = new Int32Array(crew ? new SharedArrayBuffer(8) : new ArrayBuffer(8));
   const message = request(cells) as GraphWorkerRequest;
   if (!crew) {
-    if (message.op === 'trees') plantTrees(ctx, lists[0]!, { cells });
+    if (message.op === 'trees') plantTrees(ctx, lists[0]!, { cells }, message.needy);
     else joinNeighbourhoods(ctx, { old: message.old, reverse: message.reverse, changed: message.changed }, lists[0]!, { cells });
     onUnits(units);
     return;
@@ -181,6 +201,19 @@ function toShared<T extends Int32Array | Uint8Array>(array: T): T {
 /** Plain copies of lists that live in shared memory, so the result can be transferred like any other. */
 function unshared(graph: NeighbourGraph): NeighbourGraph {
   return { n: graph.n, k: graph.k, neighbours: Int32Array.from(graph.neighbours), similarities: Float32Array.from(graph.similarities) };
+}
+
+/** The `fraction` of items whose best neighbour is weakest (an empty list counts as weakest), as flags. */
+function weakestItems(lists: NeighbourGraph, fraction: number, shared: boolean): Uint8Array {
+  const { n, k, neighbours, similarities } = lists;
+  const best = new Float32Array(n);
+  for (let i = 0; i < n; i++) best[i] = neighbours[i * k]! >= 0 ? similarities[i * k]! : -Infinity;
+  const count = Math.min(n, Math.ceil(fraction * n));
+  const flags = new Uint8Array(shared ? new SharedArrayBuffer(n) : new ArrayBuffer(n));
+  if (count === 0) return flags;
+  const cut = Float32Array.from(best).sort()[count - 1]!;
+  for (let i = 0; i < n; i++) if (best[i]! <= cut) flags[i] = 1;
+  return flags;
 }
 
 function countChangedSlots(before: NeighbourGraph, after: NeighbourGraph): number {
