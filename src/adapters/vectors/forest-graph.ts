@@ -35,8 +35,7 @@ export function forestParams(n: number): ForestParams {
   // Deeper trees separate a pair of cluster-mates more often, so the tree count grows with the depth.
   const leafSize = 64;
   const depth = treeDepth(n, leafSize);
-  const trees = Math.max(8, 2 * depth + 8);
-  return { trees, leafSize, width: 12, maxRounds: 8, minChangeFraction: 0.001, rescueTrees: trees, rescueFraction: 0.05, seed: 0x10c5 };
+  return { trees: Math.max(8, 2 * depth + 2), leafSize, width: 12, maxRounds: 8, minChangeFraction: 0.001, rescueTrees: Math.max(8, 2 * depth + 8), rescueFraction: 0.05, seed: 0x10c5 };
 }
 
 /** What every thread of a build shares: the quantised vectors and the parameters. */
