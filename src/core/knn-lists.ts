@@ -12,11 +12,6 @@ export function emptyLists(n: number, k: number, shared = false): NeighbourGraph
   return { n, k, neighbours, similarities };
 }
 
-/** Lists over the same (shared) memory as `lists`, as a structured clone through postMessage gives them back. */
-export function listsOf(n: number, k: number, neighbours: Int32Array, similarities: Float32Array): NeighbourGraph {
-  return { n, k, neighbours, similarities };
-}
-
 /** Puts `item` into item i's list if it beats the last slot, is not i and is not there yet (ties keep the earlier entry). */
 export function insertNeighbour(lists: NeighbourGraph, i: number, item: number, sim: number): boolean {
   const { k, neighbours, similarities } = lists;

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { NeighbourGraph } from '../../core/clustering.js';
 import { changedItems, copyLists, emptyLists, mergeLists, rescoreLists, reverseNeighbours, truncateGraph } from '../../core/knn-lists.js';
-import { type ForestContext, type ForestParams, JOIN_BLOCK, forestParams, joinNeighbourhoods, plantTrees, quantizeRows } from './forest-graph.js';
-import type { GraphWorkerReply, GraphWorkerRequest } from './graph-worker-serve.js';
+import { type ForestContext, type ForestParams, JOIN_BLOCK, forestParams, quantizeRows } from './forest-graph.js';
+import { type GraphWorkerReply, type GraphWorkerRequest, runPhase as runOnThisThread } from './graph-worker-serve.js';
 
 /** Below this many items one thread builds the graph: starting worker threads would cost more than they save. */
 export const PARALLEL_FROM = 50_000;
@@ -131,10 +131,9 @@ async function runPhase(
   onUnits: (done: number) => void,
 ): Promise<void> {
   const cells = new Int32Array(crew ? new SharedArrayBuffer(8) : new ArrayBuffer(8));
-  const message = request(cells) as GraphWorkerRequest;
+  const message = request(cells);
   if (!crew) {
-    if (message.op === 'trees') plantTrees(ctx, lists[0]!, { cells }, message.needy);
-    else joinNeighbourhoods(ctx, { old: message.old, reverse: message.reverse, changed: message.changed }, lists[0]!, { cells });
+    runOnThisThread(ctx, { ...message, lists: lists[0]! } as GraphWorkerRequest);
     onUnits(units);
     return;
   }
