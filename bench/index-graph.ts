@@ -112,7 +112,7 @@ export function vmHwm(): number {
 }
 
 /** A full collection and a short pause, so each run starts from what is really live. */
-async function settle(): Promise<void> {
+export async function settle(): Promise<void> {
   v8.setFlagsFromString('--expose-gc');
   (vm.runInNewContext('gc') as () => void)();
   await sleep(1000);

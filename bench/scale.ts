@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { centreOne } from '../src/modules/indexing/compute-index.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
 import { type Loupe, startLoupe } from '../src/server.js';
-import { measureRecall, resetVmHwm, vmHwm } from './index-graph.js';
+import { measureRecall, resetVmHwm, settle, vmHwm } from './index-graph.js';
 import { formatSizes, tableSizes } from './lib/db-sizes.js';
 import { intFromEnv } from './lib/env.js';
 import { putRandomImageBlobs, rawReadSeconds, timeExport } from './lib/export-run.js';
@@ -50,8 +50,17 @@ interface Stage {
 const secs = (from: number, to = performance.now()) => (to - from) / 1000;
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
-/** Waits for the task of `type` on the dataset that is not in `known` to complete; returns its id and its start/end (DB clock). */
-async function waitTask(db: Db, datasetId: string, type: string, known: Set<string>): Promise<{ id: string; start: Date; end: Date; message: string }> {
+/** A task's status message with its counts taken out, so each phase of a long task reads as one name. */
+const phaseOf = (message: string) => message.replace(/\d+/g, '#').replace(/# of # /, '');
+
+/**
+ * Waits for the task of `type` on the dataset that is not in `known` to complete; returns its id, its start/end
+ * (DB clock) and, in `phases`, the seconds each phase of its status messages lasted as polled.
+ */
+async function waitTask(db: Db, datasetId: string, type: string, known: Set<string>): Promise<{ id: string; start: Date; end: Date; message: string; phases: Array<[string, number]> }> {
+  const phases: Array<[string, number]> = [];
+  let phase = '';
+  let since = performance.now();
   for (;;) {
     const tasks = await db
       .selectFrom('tasks')
@@ -60,8 +69,15 @@ async function waitTask(db: Db, datasetId: string, type: string, known: Set<stri
       .where('task_type', '=', type as never)
       .execute();
     const task = tasks.find((t) => !known.has(t.id));
+    const now = performance.now();
+    const current = task ? phaseOf(task.status_message) : '';
+    if (current !== phase || task?.status === 'COMPLETED') {
+      if (phase) phases.push([phase, (now - since) / 1000]);
+      phase = current;
+      since = now;
+    }
     if (task?.status === 'FAILED' || task?.status === 'ABORTED') throw new Error(`${type} task ${task.status}: ${task.error_message ?? task.status_message}`);
-    if (task?.status === 'COMPLETED') return { id: task.id, start: task.start_time, end: task.end_time!, message: task.status_message };
+    if (task?.status === 'COMPLETED') return { id: task.id, start: task.start_time, end: task.end_time!, message: task.status_message, phases };
     await sleep(POLL_MS);
   }
 }
@@ -213,6 +229,8 @@ export async function scale(): Promise<BenchReport> {
     const seeded = await stage(`seed ${n} media, embeddings and version rows (COPY, untimed for goals)`, () => seedScaleMedia(loupe!, big, n));
     sizes.push(...formatSizes(`after the seed (${n} media)`, await tableSizes(loupe)));
 
+    // The seed's vectors are garbage by now; collected, so the peak below is the reindex's and the server's.
+    await settle();
     const hwmResettable = resetVmHwm();
     const rssBeforeBuild = process.memoryUsage.rss();
     const known = await knownTasks(db, big, 'REINDEX');
@@ -430,6 +448,7 @@ export async function scale(): Promise<BenchReport> {
         'Stages (wall s, peak RSS of this process MB):',
         ...stages.map((s) => `  ${s.name}: ${fixed(s.seconds, 1)} s, peak ${fixed(s.peakRss / MB, 0)} MB`),
         `Reindex: POST -> COMPLETED ${fixed(reindex.seconds, 1)} s, of which computeIndex graph ${fixed(quality.params.seconds?.graph ?? Number.NaN, 1)} s + clusters ${fixed(quality.params.seconds?.clusters ?? Number.NaN, 1)} s; HNSW ${JSON.stringify(quality.params.hnsw)}.`,
+        `Reindex phases (status messages as polled every ${POLL_MS} ms, s): ${reindex.task.phases.map(([name, s]) => `${name} ${fixed(s, 1)}`).join('; ')}.`,
         `Recall check: exact search ${fixed(quality.recall.exactSeconds, 1)} s, index load ${fixed(quality.recall.loadSeconds, 1)} s, stage ${fixed(quality.recallSeconds, 1)} s.`,
         'Table and index sizes (rows: reltuples after ANALYZE; MB = 10^6 bytes):',
         ...sizes,

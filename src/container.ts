@@ -166,7 +166,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const annotations = new AnnotationsService(db, annotationsRepo, datasets, lifecycle, versionsRepo);
   const customMetadataRepo = new CustomMetadataRepo(db, database.pool);
   const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, lifecycle, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
-  const indexing = new IndexingRepo(db);
+  const indexing = new IndexingRepo(db, database.pool);
   const pipeline = {
     db,
     blobs,

@@ -7,7 +7,7 @@ export function reindexJob(deps: PipelineDeps): JobDefinition {
   return {
     type: 'REINDEX',
     async handler(ctx) {
-      const run: PipelineRun = { ctx, deps, transId: null, notes: [] };
+      const run: PipelineRun = { ctx, deps, transId: null, notes: [], fork: 'unindexed' };
       await runStages(run, [reindexStage]);
       const versionId = run.versionId!;
       await ctx.commit(async (trx) => {

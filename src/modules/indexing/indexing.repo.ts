@@ -1,4 +1,8 @@
+import { addAbortSignal, pipeline } from 'node:stream';
 import { sql } from 'kysely';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import copyBinary, { type FieldMapping } from 'pg-copy-streams-binary';
 import type { Db } from '../../adapters/db/database.js';
 import { ownRows } from '../versions/versions.repo.js';
 import type { EmbeddingConfig } from '../../adapters/db/schema.js';
@@ -22,44 +26,65 @@ export interface IndexResultRows {
   duplicateGroups: Array<string | null>;
 }
 
+/** Rows read between progress reports. */
 const PAGE = 5000;
+
+const VECTOR_ROW: FieldMapping[] = [
+  { key: 'media_id', type: 'text' },
+  { key: 'phash', type: 'text' },
+  { key: 'vector', type: 'bytea' },
+];
 
 /** Reads a version's vectors and writes its index: clusters and scores on version rows, the rest in version_indexes. */
 export class IndexingRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly pool: pg.Pool,
+  ) {}
 
   async countEmbedded(versionId: string, model: string): Promise<number> {
-    const row = await sql<{ n: string }>`select count(*) as n from version_media vm
+    const row = await sql<{ n: string }>`select count(*) as n from version_members vm
       join media_embeddings e on e.media_id = vm.media_id and e.model = ${model}
       where vm.version_id = ${versionId}::uuid`.execute(this.db);
     return Number(row.rows[0]?.n ?? 0);
   }
 
-  /** The version's embedded media in media-id order (their ordinals), paged by key so memory holds only the vectors. */
-  async loadVectors(versionId: string, model: string, dimensions: number, onPage: (loaded: number) => Promise<void>, signal: AbortSignal): Promise<VersionVectors> {
-    const total = await this.countEmbedded(versionId, model);
+  /**
+   * The version's embedded media in media-id order (their ordinals), as one binary COPY: PostgreSQL sends each
+   * vector's bytes as they are stored, where a paged select sends them as hex text for pg to parse back
+   * (200k vectors: 6 s against 25 s). Memory holds only the vectors and ids. `total` is countEmbedded's answer.
+   */
+  async loadVectors(versionId: string, model: string, dimensions: number, total: number, onPage: (loaded: number) => Promise<void>, signal: AbortSignal): Promise<VersionVectors> {
     const vectors = new Float32Array(total * dimensions);
     const mediaIds: string[] = [];
     const phashes = emptyPhashHalves(total);
-    let after = '00000000-0000-0000-0000-000000000000';
-    for (;;) {
-      signal.throwIfAborted();
-      const page = await sql<{ media_id: string; phash: string | null; vector: Buffer }>`
-        select vm.media_id, m.phash, e.vector from version_media vm
-        join media_embeddings e on e.media_id = vm.media_id and e.model = ${model}
-        join media m on m.id = vm.media_id
-        where vm.version_id = ${versionId}::uuid and vm.media_id > ${after}::uuid
-        order by vm.media_id limit ${PAGE}`.execute(this.db);
-      for (const row of page.rows) {
+    const query = sql`select vm.media_id::text, m.phash, e.vector from version_members vm
+      join media_embeddings e on e.media_id = vm.media_id and e.model = ${sql.lit(model)}
+      join media m on m.id = vm.media_id
+      where vm.version_id = ${sql.lit(versionId)}::uuid
+      order by vm.media_id`.compile(this.db).sql;
+    signal.throwIfAborted();
+    const client = await this.pool.connect();
+    let failed = false;
+    try {
+      const copy = client.query(copyTo(`copy (${query}) to stdout (format binary)`));
+      const rows = addAbortSignal(signal, pipeline(copy, copyBinary.rowReader({ mapping: VECTOR_ROW }), () => {}));
+      for await (const row of rows as AsyncIterable<{ media_id: string; phash: string | null; vector: Buffer }>) {
         if (mediaIds.length >= total || row.vector.byteLength !== dimensions * 4) throw new Error(`embedding of ${row.media_id} does not have ${dimensions} dimensions`);
         bytesInto(row.vector, vectors, mediaIds.length * dimensions);
         setPhash(phashes, mediaIds.length, row.phash);
         mediaIds.push(row.media_id);
+        if (mediaIds.length % PAGE === 0) await onPage(mediaIds.length);
       }
-      await onPage(mediaIds.length);
-      if (page.rows.length < PAGE) break;
-      after = page.rows[page.rows.length - 1]!.media_id;
+    } catch (err) {
+      failed = true;
+      // An abort ends the stream with a generic AbortError; the task is told the abort's own reason.
+      throw signal.aborted ? signal.reason : err;
+    } finally {
+      // A COPY cut short leaves the connection mid-protocol: it is dropped, not reused.
+      client.release(failed);
     }
+    await onPage(mediaIds.length);
     return { mediaIds, phashes, vectors: mediaIds.length === total ? vectors : vectors.slice(0, mediaIds.length * dimensions) };
   }
 
@@ -73,6 +98,16 @@ export class IndexingRepo {
                   ${rows.uniqueness}::real[], ${rows.nearest}::real[], ${rows.outliers}::boolean[], ${rows.duplicateGroups}::uuid[])
         as r(media_id, ordinal, l0, l1, l2, l3, l4, uniqueness, nearest, outlier, dup)
       where vm.version_id = ${versionId}::uuid and vm.media_id = r.media_id`.execute(trx);
+  }
+
+  /**
+   * Whether the version's rows hold an index's results (its fork copied them, or an earlier attempt wrote them).
+   * Every index gives its media ordinals, so their partial index answers this without reading the rows.
+   */
+  async hasResults(trx: Db, versionId: string): Promise<boolean> {
+    const { rows } = await sql<{ found: boolean }>`select exists (select 1 from version_rows
+      where version_id = ${versionId}::uuid and ordinal is not null) as found`.execute(trx);
+    return rows[0]!.found;
   }
 
   /** Before a (re)write: no media keeps results from an earlier attempt or an earlier index. */

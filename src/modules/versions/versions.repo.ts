@@ -24,6 +24,22 @@ export const ROW_COLUMNS = [
 ] as const;
 const ROW_STATE = sql.raw(ROW_COLUMNS.join(', '));
 
+/** What an index writes on a row, as a fresh row holds it before the index. */
+const INDEX_RESULTS: Partial<Record<(typeof ROW_COLUMNS)[number], string>> = {
+  ordinal: 'null',
+  cluster_l0: 'null',
+  cluster_l1: 'null',
+  cluster_l2: 'null',
+  cluster_l3: 'null',
+  cluster_l4: 'null',
+  uniqueness_score: 'null',
+  nn_similarity: 'null',
+  is_outlier: 'false',
+  duplicate_group: 'null',
+};
+/** ROW_STATE with the index's results left out, for a version about to be indexed whole. */
+const UNINDEXED_STATE = sql.raw(ROW_COLUMNS.map((column) => INDEX_RESULTS[column] ?? column).join(', '));
+
 /**
  * The wide columns an edit may rewrite (detected objects' labels), each as an expression over the current row
  * `vm`; tags, labels and fields are annotations, copied on write apart (version-annotations.ts).
@@ -90,8 +106,12 @@ export async function ownRows(trx: Db, versionId: string, mediaIds: string[]): P
     on conflict (version_id, media_id) do nothing`.execute(trx);
 }
 
-/** How a change's version starts: a copy of every row, or only what differs from a sealed base. */
-export type ForkKind = 'full' | 'delta';
+/**
+ * How a change's version starts: a copy of every row; a copy of every row without the index's results (for
+ * a version indexed whole next, which then writes each row once instead of clearing it first); or only what
+ * differs from a sealed base.
+ */
+export type ForkKind = 'full' | 'unindexed' | 'delta';
 
 export interface VersionCounts {
   n_images: number;
@@ -142,7 +162,7 @@ export class VersionsRepo {
     if (headId && baseId !== headId) {
       // full: every row the head has (own and inherited); delta over the head's base: the head's own rows.
       const source = baseId ? sql`version_rows` : sql`version_media`;
-      await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${id}::uuid, ${ROW_STATE}
+      await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${id}::uuid, ${kind === 'unindexed' ? UNINDEXED_STATE : ROW_STATE}
         from ${source} where version_id = ${headId}::uuid`.execute(trx);
     }
     if (headId) {
