@@ -12,6 +12,7 @@ import { EXACT_GRAPH_LIMIT, HNSW_PARAMS, LARGE_HNSW_PARAMS, LARGE_INDEX_FROM, SE
 import type { NeighbourGraph } from '../src/core/clustering.js';
 import { CLUSTER_LEVELS, DEFAULT_LEVEL_RULES, OUTLIER_FRACTION, PHASH_MAX_DISTANCE, clusterSizes } from '../src/core/clustering.js';
 import { NEIGHBOURS_K, centreOne, computeIndex } from '../src/modules/indexing/compute-index.js';
+import { SIMILARITY_LIMIT } from '../src/modules/explore/explore.service.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
 import {
   DUPLICATE_FRACTION,
@@ -133,8 +134,9 @@ export interface Recall {
 }
 
 /**
- * recall@10 of the saved HNSW index: for random items (as queries), its top 10 other items (search() of
- * VectorIndex.view, the path similarity search uses) against the exact top 10 by brute force (usearch
+ * recall@10 of the saved HNSW index: for random items (as queries), the top 10 other items of a search for
+ * SIMILARITY_LIMIT matches (VectorIndex.view().search(), as similarity search runs it: the wider ask widens the
+ * beam, and its first 10 are what a similarity page shows first) against the exact top 10 by brute force (usearch
  * exactSearch, f32, cosine) over the same centred vectors. Self is dropped from both lists. With `graph`, the
  * neighbour graph's lists are scored too (graphRecall; NaN without it). `itemOfKey` maps an index key to its
  * row of `vectors` (-1: a key with no row here) when the index was built in another order; without it keys are rows.
@@ -169,7 +171,7 @@ export function measureRecall(vectors: Float32Array, n: number, d: number, index
     }
     if (graph) for (let j = 0; j < graph.k; j++) if (truth.has(graph.neighbours[id * graph.k + j]!)) graphHits++;
     t = performance.now();
-    const found = index.search(queries.subarray(r * d, (r + 1) * d), k).ordinals;
+    const found = index.search(queries.subarray(r * d, (r + 1) * d), SIMILARITY_LIMIT).ordinals;
     latencies.push(performance.now() - t);
     searchSeconds += (performance.now() - t) / 1000;
     const items = itemOfKey ? Array.from(found, (key) => itemOfKey[key] ?? -1) : Array.from(found);
@@ -416,8 +418,9 @@ export async function indexGraph(): Promise<BenchReport> {
       '  by a setInterval in a worker thread (a main-thread timer cannot fire during the synchronous call); it can miss short peaks.',
       '  Between sizes every reference is dropped and gc() forced. MB = 2^20 bytes.',
       `recall@10 (approximate sizes only), for ${RECALL_QUERIES} random items vs usearch.exactSearch (f32 cosine) over the same, now centred, vectors, self dropped:`,
-      '  "graph" = the neighbour lists computeIndex clustered; "search" = VectorIndex.view(indexPath).search() single queries, as similarity search',
-      `  runs them (beam ${SEARCH_EXPANSION}, the whole index memory-mapped, first queries cold), timed per query for "search ms median / p95".`,
+      `  "graph" = the neighbour lists computeIndex clustered; "search" = the first 10 of VectorIndex.view(indexPath).search() for ${SIMILARITY_LIMIT} matches,`,
+      `  single queries as similarity search runs them (beam max(${SEARCH_EXPANSION}, ${SIMILARITY_LIMIT}), the whole index memory-mapped, first queries cold),`,
+      '  timed per query for "search ms median / p95".',
       '  A multi-threaded HNSW build is not deterministic, so search recall varies run to run; the graph (seeded trees) varies only in ties.',
       `Machine: ${cpus} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, usearch ${usearchVersion()}.`,
     ],

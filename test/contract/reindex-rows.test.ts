@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexingRepo } from '../../src/modules/indexing/indexing.repo.js';
-import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
-import { type UploadFile, createDataset, form, photo } from '../support/ingest.js';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
+import { type UploadFile, createDataset, form, photo, waitForDataset } from '../support/ingest.js';
 import { PHOTO_EDITS } from '../support/photo-edits.js';
 
 /**
@@ -13,12 +13,7 @@ import { PHOTO_EDITS } from '../support/photo-edits.js';
 let server: TestServer;
 let owner: TestUser;
 
-const dataset = async (id: string) => (await server.api(owner.token, 'GET', `/api/v1/dataset/${id}`)).body;
-const waitStatus = (id: string, statuses: string[]) =>
-  waitFor(async () => {
-    const d = await dataset(id);
-    return statuses.includes(d.status_new) ? d : undefined;
-  }, 60_000, statuses.join(' or '));
+const waitStatus = (id: string, statuses: string[]) => waitForDataset(server, owner, id, statuses);
 const dogHalf = async (): Promise<UploadFile> => ({ name: 'dog-half.jpg', bytes: await PHOTO_EDITS['half-q30']!(photo('dog.jpg').bytes) });
 
 async function readyDataset(files: UploadFile[]): Promise<string> {
@@ -100,7 +95,7 @@ describe('reindex', () => {
     const { head_version_id: versionId, embedding_config: config } = await db.selectFrom('datasets').select(['head_version_id', 'embedding_config']).where('id', '=', id).executeTakeFirstOrThrow();
     const model = `${config!.model}@${config!.version}`;
     const repo = new IndexingRepo(db, pool);
-    const total = await repo.countEmbedded(versionId!, model);
+    const total = await repo.countMembers(versionId!);
     expect(total).toBe(3);
     const aborted = new AbortController();
     aborted.abort(new Error('stopped by the test'));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resizableFloats } from '../../src/adapters/vectors/vector-bytes.js';
 import { centre, computeIndex, emptyPhashHalves, setPhash } from '../../src/modules/indexing/compute-index.js';
 
 /** n random unit vectors of d dimensions from a fixed seed. */
@@ -51,6 +52,47 @@ describe('computeIndex', () => {
     expect(output.uniqueness[0]).toBeCloseTo(0, 5);
     expect(Math.max(...output.uniqueness)).toBeCloseTo(1, 5);
     expect(output.outliers.reduce((a, b) => a + b, 0)).toBe(1);
+  });
+});
+
+/** A copy of `v` in a resizable buffer, as loadVectors reads a version's vectors, at `extra` rows more than it holds. */
+function resizableCopy(v: Float32Array, d: number, extra = 0): Float32Array {
+  const copy = resizableFloats(v.length + extra * d).subarray(0, v.length);
+  copy.set(v);
+  return copy;
+}
+
+describe('computeIndex on vectors in a resizable buffer', () => {
+  /** Unit vectors with a large shared component, as the backbone's features have, so centring matters. */
+  const offset = (n: number, d: number, seed: number) => {
+    const v = vectors(n, d, seed);
+    for (let i = 0; i < v.length; i++) v[i] = v[i]! + 0.5;
+    return v;
+  };
+  const index = (v: Float32Array, d: number) =>
+    computeIndex({ vectors: v, dimensions: d, phashes: Array(v.length / d).fill(null), prior: null, threads: 1, indexPath: null, releaseVectors: true });
+
+  it('gives back the buffer as the bytes are made, with the same graph, clusters and scores as a plain array', async () => {
+    const d = 24;
+    const v = offset(4500, d, 5);
+    const resizable = resizableCopy(v, d, 7);
+    const buffer = resizable.buffer as ArrayBuffer & { resizable: boolean };
+    expect(buffer.resizable).toBe(true);
+    const [plain, shrunk] = [await index(new Float32Array(v), d), await index(resizable, d)];
+    expect(plain.exact).toBe(false);
+    expect(buffer.byteLength).toBe(0);
+    expect(shrunk.levels.map((l) => Array.from(l))).toEqual(plain.levels.map((l) => Array.from(l)));
+    expect(Array.from(shrunk.uniqueness)).toEqual(Array.from(plain.uniqueness));
+    expect(Array.from(shrunk.mean)).toEqual(Array.from(plain.mean));
+  });
+
+  it('gives the exact graph of a small version the same clusters and scores as a plain array', async () => {
+    const d = 16;
+    const v = offset(40, d, 9);
+    const [plain, fromResizable] = [await index(new Float32Array(v), d), await index(resizableCopy(v, d, 3), d)];
+    expect(plain.exact).toBe(true);
+    expect(fromResizable.levels.map((l) => Array.from(l))).toEqual(plain.levels.map((l) => Array.from(l)));
+    expect(Array.from(fromResizable.uniqueness)).toEqual(Array.from(plain.uniqueness));
   });
 });
 

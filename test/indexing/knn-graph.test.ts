@@ -36,7 +36,7 @@ describe('buildKnnGraph', () => {
     const v = clustered(6000, d, 11);
     const exact = exactGraph(v, d, 10, 2);
     const progress: string[] = [];
-    const built = await buildKnnGraph(quantizedVectors(v, d, false), d, 10, 1, (_, message) => progress.push(message));
+    const built = await buildKnnGraph(quantizedVectors(v, d, new Float32Array(d), false), d, 10, 1, (_, message) => progress.push(message));
     expect(recall(built.graph, exact)).toBeGreaterThan(0.97);
     for (const i of [0, 1234, 5999]) {
       for (let j = 0; j < 10; j++) {
@@ -56,13 +56,13 @@ describe('buildKnnGraph', () => {
     const d = 32;
     const v = clustered(5000, d, 5);
     const exact = exactGraph(v, d, 10, 2);
-    const parallel = await buildKnnGraph(quantizedVectors(v, d, true), d, 10, 2, undefined, 1000);
+    const parallel = await buildKnnGraph(quantizedVectors(v, d, new Float32Array(d), true), d, 10, 2, undefined, 1000);
     expect(recall(parallel.graph, exact)).toBeGreaterThan(0.97);
     expect(parallel.graph.neighbours.buffer).toBeInstanceOf(ArrayBuffer);
   });
 
   it('refuses to share vectors between threads that are not in shared memory', async () => {
     const v = clustered(2000, 16, 1);
-    await expect(buildKnnGraph(quantizedVectors(v, 16, false), 16, 10, 2, undefined, 1000)).rejects.toThrow('shared memory');
+    await expect(buildKnnGraph(quantizedVectors(v, 16, new Float32Array(16), false), 16, 10, 2, undefined, 1000)).rejects.toThrow('shared memory');
   });
 });

@@ -15,3 +15,14 @@ export function bytesToVector(bytes: Uint8Array): Float32Array {
   bytesInto(bytes, out, 0);
   return out;
 }
+
+type ResizableArrayBufferConstructor = new (bytes: number, options: { maxByteLength: number }) => ArrayBuffer;
+
+/**
+ * `length` floats in a resizable buffer: the index build (quantizedVectors) shrinks it as it turns the rows into
+ * bytes, so the memory of the rows done is given back at once instead of at the end (ES2024; Node ≥ 20).
+ */
+export function resizableFloats(length: number): Float32Array {
+  const bytes = length * 4;
+  return new Float32Array(new (ArrayBuffer as unknown as ResizableArrayBufferConstructor)(bytes, { maxByteLength: bytes }));
+}

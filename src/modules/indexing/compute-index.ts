@@ -89,7 +89,7 @@ export interface IndexOutput {
 export async function computeIndex(input: IndexInput, onProgress: IndexProgress = () => {}): Promise<IndexOutput> {
   const { dimensions: d, threads } = input;
   const n = input.vectors.length / d;
-  const mean = centre(input.vectors, d, input.prior);
+  const mean = meanOf(input.vectors, d, input.prior);
 
   let t = performance.now();
   const exact = n <= EXACT_GRAPH_LIMIT;
@@ -98,11 +98,14 @@ export async function computeIndex(input: IndexInput, onProgress: IndexProgress 
   let joinSeconds = 0;
   let forest: IndexOutput['forest'] = null;
   if (exact) {
-    graph = exactGraph(input.vectors, d, NEIGHBOURS_K, threads);
+    // A plain copy of a resizable buffer's rows (loadVectors' kind): the native search reads plain arrays; a few MB at most.
+    const vectors = isResizable(input.vectors) ? new Float32Array(input.vectors) : input.vectors;
+    for (let i = 0; i < n; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), mean);
+    graph = exactGraph(vectors, d, NEIGHBOURS_K, threads);
     onProgress(0.5, `exact neighbour graph of ${n} media`);
-    if (input.indexPath) VectorIndex.build(input.vectors, d, threads).save(input.indexPath);
+    if (input.indexPath) VectorIndex.build(vectors, d, threads).save(input.indexPath);
   } else {
-    const q8 = quantizedVectors(input.vectors, d, buildsInParallel(n, threads));
+    const q8 = quantizedVectors(input.vectors, d, mean, buildsInParallel(n, threads));
     if (input.releaseVectors) input.vectors = new Float32Array(0);
     // The search index first, released once saved: it and the graph's working set are never held together.
     if (input.indexPath) {
@@ -134,14 +137,24 @@ export async function computeIndex(input: IndexInput, onProgress: IndexProgress 
  * common component that makes unrelated photos look alike until it is removed. Returns the mean used.
  */
 export function centre(vectors: Float32Array, d: number, prior: IndexInput['prior']): Float32Array {
+  const mean = meanOf(vectors, d, prior);
+  for (let i = 0; i < vectors.length / d; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), mean);
+  return mean;
+}
+
+/** The vectors' mean, steadied by the prior's mean counted as `weight` more items. */
+export function meanOf(vectors: Float32Array, d: number, prior: IndexInput['prior']): Float32Array {
   const n = vectors.length / d;
   const sum = new Float64Array(d);
   for (let i = 0; i < n; i++) for (let x = 0; x < d; x++) sum[x] = sum[x]! + vectors[i * d + x]!;
   const weight = prior?.weight ?? 0;
   const mean = new Float32Array(d);
   if (n + weight > 0) for (let x = 0; x < d; x++) mean[x] = (sum[x]! + weight * (prior?.mean[x] ?? 0)) / (n + weight);
-  for (let i = 0; i < n; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), mean);
   return mean;
+}
+
+function isResizable(vectors: Float32Array): boolean {
+  return vectors.buffer instanceof ArrayBuffer && (vectors.buffer as ArrayBuffer & { resizable?: boolean }).resizable === true;
 }
 
 /** Centres one vector on `mean` and re-normalises it, in place (a query is treated like an indexed item). */

@@ -36,9 +36,9 @@ const WRITE_CHUNK = 5000;
 export async function indexVersion(deps: VersionIndexerDeps, versionId: string, signal: AbortSignal, progress: Progress): Promise<{ items: number }> {
   const model = modelKey(deps.embedding);
   const { dimensions } = deps.embedding;
-  const total = await deps.indexing.countEmbedded(versionId, model);
-  await progress(0, `Indexing: reading ${total} embeddings`);
-  const loaded = await deps.indexing.loadVectors(versionId, model, dimensions, total, (n) => progress(total === 0 ? 0.2 : (0.2 * n) / total, `Indexing: read ${n} of ${total} embeddings`), signal);
+  const total = await deps.indexing.countMembers(versionId);
+  await progress(0, `Indexing: reading the embeddings of ${total} media`);
+  const loaded = await deps.indexing.loadVectors(versionId, model, dimensions, total, (n) => progress(total === 0 ? 0.2 : (0.2 * n) / total, `Indexing: read ${n} embeddings of ${total} media`), signal);
   const n = loaded.mediaIds.length;
 
   await progress(0.2, `Indexing: neighbour graph and clusters of ${n} media`);
