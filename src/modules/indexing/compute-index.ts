@@ -18,7 +18,10 @@ import { EXACT_GRAPH_LIMIT, VectorIndex, exactGraph, hnswParams } from '../../ad
 export const NEIGHBOURS_K = 10;
 
 export interface IndexInput {
-  /** n unit vectors, row after row. */
+  /**
+   * n unit vectors, row after row, handed over: centred in place on the exact path; on the approximate path read
+   * once into bytes, and a resizable buffer (loadVectors') shrunk to nothing on the way.
+   */
   vectors: Float32Array;
   dimensions: number;
   /** 64-bit perceptual hashes (16 hex digits) per item, null where there is none; or already split in halves. */
