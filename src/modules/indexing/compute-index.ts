@@ -101,12 +101,10 @@ export async function computeIndex(input: IndexInput, onProgress: IndexProgress 
   let joinSeconds = 0;
   let forest: IndexOutput['forest'] = null;
   if (exact) {
-    // A plain copy of a resizable buffer's rows (loadVectors' kind): the native search reads plain arrays; a few MB at most.
-    const vectors = isResizable(input.vectors) ? new Float32Array(input.vectors) : input.vectors;
-    for (let i = 0; i < n; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), mean);
-    graph = exactGraph(vectors, d, NEIGHBOURS_K, threads);
+    centreRows(input.vectors, d, mean);
+    graph = exactGraph(input.vectors, d, NEIGHBOURS_K, threads);
     onProgress(0.5, `exact neighbour graph of ${n} media`);
-    if (input.indexPath) VectorIndex.build(vectors, d, threads).save(input.indexPath);
+    if (input.indexPath) VectorIndex.build(input.vectors, d, threads).save(input.indexPath);
   } else {
     const q8 = quantizedVectors(input.vectors, d, mean, buildsInParallel(n, threads));
     if (input.releaseVectors) input.vectors = new Float32Array(0);
@@ -141,8 +139,12 @@ export async function computeIndex(input: IndexInput, onProgress: IndexProgress 
  */
 export function centre(vectors: Float32Array, d: number, prior: IndexInput['prior']): Float32Array {
   const mean = meanOf(vectors, d, prior);
-  for (let i = 0; i < vectors.length / d; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), mean);
+  centreRows(vectors, d, mean);
   return mean;
+}
+
+function centreRows(vectors: Float32Array, d: number, mean: Float32Array): void {
+  for (let i = 0; i < vectors.length / d; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), mean);
 }
 
 /** The vectors' mean, steadied by the prior's mean counted as `weight` more items. */
@@ -154,10 +156,6 @@ export function meanOf(vectors: Float32Array, d: number, prior: IndexInput['prio
   const mean = new Float32Array(d);
   if (n + weight > 0) for (let x = 0; x < d; x++) mean[x] = (sum[x]! + weight * (prior?.mean[x] ?? 0)) / (n + weight);
   return mean;
-}
-
-function isResizable(vectors: Float32Array): boolean {
-  return vectors.buffer instanceof ArrayBuffer && (vectors.buffer as ArrayBuffer & { resizable?: boolean }).resizable === true;
 }
 
 /** Centres one vector on `mean` and re-normalises it, in place (a query is treated like an indexed item). */

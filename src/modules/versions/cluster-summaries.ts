@@ -12,8 +12,8 @@ const LEVELS = Array.from({ length: CLUSTER_LEVELS }, (_, level) => level);
 /** Explore's member order for a size-sorted page without a text query (explore.repo.ts, page). */
 const MEMBER_ORDER = sql`cardinality(m.quality_flags) asc, (coalesce(m.width, 0)::int8 * coalesce(m.height, 0)) desc, w.uniqueness_score desc nulls last, w.media_id`;
 
-/** The wide rows of a version: its own, and its base's it does not hold itself. */
-function wideRows(versionId: string, baseId: string | null): RawBuilder<unknown> {
+/** The wide rows of a version: its own, and its base's it does not hold itself (a fork copies them, too). */
+export function wideRows(versionId: string, baseId: string | null): RawBuilder<unknown> {
   const own = sql`select r.* from version_rows r where r.version_id = ${versionId}::uuid`;
   if (!baseId) return sql`(${own})`;
   return sql`(${own} union all select b.* from version_rows b where b.version_id = ${baseId}::uuid

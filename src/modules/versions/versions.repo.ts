@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
-import { refreshClusterSummaries } from './cluster-summaries.js';
+import { refreshClusterSummaries, wideRows } from './cluster-summaries.js';
 import { FULL_SET_FLOOR, carryAnnotations } from './version-annotations.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
@@ -39,19 +39,6 @@ const INDEX_RESULTS: Partial<Record<(typeof ROW_COLUMNS)[number], string>> = {
 };
 /** ROW_STATE with the index's results left out, for a version about to be indexed whole. */
 const UNINDEXED_STATE = sql.raw(ROW_COLUMNS.map((column) => INDEX_RESULTS[column] ?? column).join(', '));
-
-/**
- * Every row of a version, its own and those it inherits from its base, as `s`: version_media's rows without the
- * annotations and custom fields it joins, which a copy of the rows does not carry (carryAnnotations does).
- */
-function everyRow(versionId: string): RawBuilder<unknown> {
-  const inherited = sql.raw(ROW_COLUMNS.map((column) => `b.${column}`).join(', '));
-  return sql`(select ${ROW_STATE} from version_rows where version_id = ${versionId}::uuid
-    union all
-    select ${inherited} from version_bases v join version_rows b on b.version_id = v.base_id
-    where v.version_id = ${versionId}::uuid
-      and not exists (select 1 from version_rows own where own.version_id = v.version_id and own.media_id = b.media_id)) s`;
-}
 
 /**
  * The wide columns an edit may rewrite (detected objects' labels), each as an expression over the current row
@@ -174,9 +161,9 @@ export class VersionsRepo {
     }
     if (headId && baseId !== headId) {
       // full: every row the head has (own and inherited); delta over the head's base: the head's own rows.
-      const source = baseId ? sql`(select * from version_rows where version_id = ${headId}::uuid) s` : everyRow(headId);
+      // Read from the rows, not version_media, whose annotation and custom-field joins a copy of the rows does not use.
       await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${id}::uuid, ${kind === 'unindexed' ? UNINDEXED_STATE : ROW_STATE}
-        from ${source}`.execute(trx);
+        from ${wideRows(headId, baseId ? null : headBase)} s`.execute(trx);
     }
     if (headId) {
       // The head's ANN index serves the fork until a change rewrites it (an index, a batch attached to it).
