@@ -57,11 +57,11 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 /** The row the export wrote before Parquet went column-wise: metadataRow of each item, as a Parquet reader returns it. */
-async function expectedRows(includeImages: boolean, selection: Parameters<typeof itemsQuery>[1] = null) {
-  const fields = Object.keys(FIELD_TYPES).sort();
-  const types = exportColumns(FIELD_TYPES);
+async function expectedRows(includeImages: boolean, selection: Parameters<typeof itemsQuery>[1] = null, version = versionId, fieldTypes = FIELD_TYPES) {
+  const fields = Object.keys(fieldTypes).sort();
+  const types = exportColumns(fieldTypes);
   const rows: Array<Record<string, unknown>> = [];
-  await forEachItemPage(db(), itemsQuery(versionId, selection), 100, async (items) => {
+  await forEachItemPage(db(), itemsQuery(version, selection), 100, async (items) => {
     for (const item of items) {
       const row: ExportRow = metadataRow(item, includeImages, fields);
       const out: Record<string, unknown> = {};
@@ -145,5 +145,32 @@ describe('Parquet built column-wise (issue 23: no JavaScript object per row)', (
     const chosen = byId(await parquetRows(zip.get('metadata.parquet')!.bytes));
     expect(chosen).toEqual(await expectedRows(false, selection));
     expect(chosen.map((r) => r.file_name).sort()).toEqual(['dog.jpg', 'person.jpg']);
+  });
+
+  it('a head over a base: its own tags and fields, the rest inherited; names that clash only once made safe', async () => {
+    const jpegs = await generatedJpegs(5);
+    const names = ['cat:1.jpg', 'CAT#1.jpg', 'README', 'readme', 'plain.jpg'];
+    const created = await createDataset(server, owner, 'columns-delta', [jpegs.map((file, i) => ({ ...file, name: names[i]! }))]);
+    const listed = await server.api(owner.token, 'GET', `/api/v1/dataset/${created.datasetId}/media?limit=10`);
+    const byName = new Map((listed.body.media as Array<{ file_name: string; media_id: string }>).map((m) => [m.file_name, m.media_id]));
+    const tagged = await server.api(owner.token, 'POST', `/api/v1/dataset/${created.datasetId}/media/tags`, { tags: ['kept'], media_ids: [byName.get('README')!] });
+    expect(tagged.status).toBe(200);
+    const labelled = await server.api(owner.token, 'PUT', `/api/v1/dataset/${created.datasetId}/media/label`, { label: 'cat', media_ids: [byName.get('cat:1.jpg')!] });
+    expect(labelled.status).toBe(200);
+    const head = (await db().selectFrom('datasets').select('head_version_id').where('id', '=', created.datasetId).executeTakeFirstOrThrow()).head_version_id!;
+    const base = await db().selectFrom('annotation_bases').select('base_id').where('version_id', '=', head).executeTakeFirst();
+    expect(base).toBeDefined();
+
+    const entries = await exportArchive(server, owner, created.datasetId, 'file_name=d&export_format=parquet&include_images=true');
+    const rows = byId(await parquetRows(entries.get('metadata.parquet')!.bytes));
+    expect(rows).toEqual(await expectedRows(true, null, head, {}));
+    const named = new Map(rows.map((r) => [r.file_name, r.image_filename]));
+    expect(named.get('cat:1.jpg')).toBe(`cat_1_${byName.get('cat:1.jpg')}.jpg`);
+    expect(named.get('CAT#1.jpg')).toBe(`CAT_1_${byName.get('CAT#1.jpg')}.jpg`);
+    expect(named.get('README')).toBe(`README_${byName.get('README')}`);
+    expect(named.get('plain.jpg')).toBe('plain.jpg');
+    expect(rows.find((r) => r.file_name === 'README')).toMatchObject({ tags: ['kept'], label: null, file_path: `images/README_${byName.get('README')}` });
+    expect(rows.find((r) => r.file_name === 'cat:1.jpg')).toMatchObject({ tags: [], label: 'cat' });
+    expect([...entries.keys()].filter((k) => k.startsWith('images/')).sort()).toEqual(rows.map((r) => r.file_path).sort());
   });
 });

@@ -6,11 +6,13 @@ import { type RawBuilder, sql } from 'kysely';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Db } from '../../adapters/db/database.js';
-import { csvToParquet } from '../../adapters/parquet/duckdb-parquet.js';
+import { type ParquetColumnType, csvToParquet } from '../../adapters/parquet/duckdb-parquet.js';
 import type { FieldType } from '../../core/custom-fields.js';
 import { METADATA_ENTRY } from '../../core/exports.js';
-import { type MediaSelection, clashFreeName, safeName, selectedIds } from './export-items.js';
+import { type MediaSelection, safeName, selectedIds } from './export-items.js';
 import { exportColumns, fieldColumn } from './metadata/columns.js';
+import { wideRows } from '../versions/cluster-summaries.js';
+import { CUSTOM_FIELDS, TAGS_AND_LABELS, layerRows } from '../versions/version-annotations.js';
 
 /** What a custom field's JSON value becomes in its column: text as is, a list as its JSON text. */
 const FIELD_VALUE: Record<FieldType, (field: RawBuilder<unknown>) => RawBuilder<unknown>> = {
@@ -21,28 +23,36 @@ const FIELD_VALUE: Record<FieldType, (field: RawBuilder<unknown>) => RawBuilder<
   string_list: (f) => sql`nullif(custom_fields -> ${f}, 'null'::jsonb)::text`,
 };
 
+/** The columns DuckDB derives (parquetMetadata), in place of those PostgreSQL writes: the archive names. */
+const DERIVED = ['image_filename', 'file_path', 'media_uri'];
+
+/** What PostgreSQL writes instead: each media's safe name, and the key its clashes are found by. */
+const NAME_COLUMNS: Record<string, ParquetColumnType> = { safe_name: 'VARCHAR', name_key: 'VARCHAR' };
+
+/** The CSV's columns in order: the export's, less those DuckDB derives, then the name columns. */
+function csvColumns(fieldTypes: Record<string, FieldType>): Record<string, ParquetColumnType> {
+  const columns = Object.entries(exportColumns(fieldTypes)).filter(([name]) => !DERIVED.includes(name));
+  return { ...Object.fromEntries(columns), ...NAME_COLUMNS };
+}
+
 /**
- * The metadata columns (metadataRow's, in exportColumns' order) computed by PostgreSQL from the export's rows
- * (itemsQuery's, image_filename the same, in no particular order), lists and `objects` as JSON text, for a
- * COPY: so a million rows never become JavaScript objects. `objects` is spelled as JSON.stringify spells it
- * (compact, keys in metadataRow's order, numbers as stored). `part` keeps the media whose safe name,
- * lower-cased, hashes to `index` modulo `of`.
+ * The metadata columns (csvColumns') computed by PostgreSQL from the version's rows, lists and `objects` as JSON
+ * text, for a COPY: so a million rows never become JavaScript objects. `objects` is spelled as JSON.stringify
+ * spells it (compact, keys in metadataRow's order, numbers as stored). `part` keeps the media whose id falls in
+ * its share of the id space. The version's rows, annotations and fields are read from their tables with each
+ * arm's version named, not through version_media, which joins them for any version: there the planner guessed
+ * 5,000 rows for a million and sorted and hashed through temporary files (1M media with fields: 49 s an export).
  */
-export function columnsQuery(
+export async function columnsQuery(
   db: Db,
-  request: { versionId: string; selection: MediaSelection | null; includeImages: boolean; fieldTypes: Record<string, FieldType> },
+  request: { versionId: string; selection: MediaSelection | null; fieldTypes: Record<string, FieldType> },
   part: { index: number; of: number } = { index: 0, of: 1 },
-): string {
-  const { versionId, selection, includeImages, fieldTypes } = request;
-  const imageFilename = sql`case when c.k is null then safe_name else ${clashFreeName(sql.ref('safe_name'), sql.ref('id'))} end`;
-  const inArchive = includeImages ? sql`'images/' || ${imageFilename}` : sql`null::text`;
+): Promise<string> {
+  const { versionId, selection, fieldTypes } = request;
   const fixed: Record<string, RawBuilder<unknown>> = {
     media_id: sql`id`,
     media_type: sql`media_type`,
-    image_filename: imageFilename,
     file_name: sql`file_name`,
-    file_path: inArchive,
-    media_uri: inArchive,
     file_size: sql`size`,
     width: sql`width`,
     height: sql`height`,
@@ -75,27 +85,29 @@ export function columnsQuery(
         ',', o #> '{box,height}', '],"caption":', coalesce(to_json(o ->> 'caption')::text, 'null'), '}'), ',' order by n) || ']'
       from jsonb_array_elements(objects) with ordinality e(o, n)), '[]') end`,
     ocr_text: sql`ocr_text`,
+    safe_name: sql`safe_name`,
+    name_key: sql`lower(safe_name)`,
   };
   for (const [field, type] of Object.entries(fieldTypes)) fixed[fieldColumn(field)] = FIELD_VALUE[type](sql.lit(field));
-  const select = Object.keys(exportColumns(fieldTypes)).map((column) => sql`${fixed[column]!} as ${sql.ref(column)}`);
-  const version = sql.lit(versionId);
-  // A part holds every media of the names it holds, so the names it shares are found among its own media.
-  const inPart = sql`(hashtext(lower(${safeName(sql.ref('m.file_name'))})) & 2147483647) % ${sql.lit(part.of)} = ${sql.lit(part.index)}`;
-  // The names shared case-insensitively, found by hashing: the rows themselves are never sorted (itemsQuery's window sorts them).
-  const query = sql`with picked as not materialized (${selectedIds(versionId, selection, true)}),
-    clashes as (
-      select lower(${safeName(sql.ref('m.file_name'))}) as k from picked p join media m on m.id = p.media_id where ${inPart}
-      group by 1 having count(*) > 1),
-    named as (
+  const select = Object.keys(csvColumns(fieldTypes)).map((column) => sql`${fixed[column]!} as ${sql.ref(column)}`);
+  const rowsBase = await db.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
+  const inPart = (id: RawBuilder<unknown>) => idShare(id, part);
+  const annotations = sql`(select * from ${await layerRows(db, TAGS_AND_LABELS, versionId, true)} x where ${inPart(sql.ref('x.media_id'))})`;
+  const fields =
+    Object.keys(fieldTypes).length > 0
+      ? sql`(select * from ${await layerRows(db, CUSTOM_FIELDS, versionId, true)} x where ${inPart(sql.ref('x.media_id'))})`
+      : sql`(select null::uuid as media_id, null::jsonb as custom_fields where false)`;
+  const picked = selection === null ? sql`true` : sql`w.media_id in (${selectedIds(versionId, selection, true)})`;
+  const query = sql`select ${sql.join(select)} from (
       select m.id, m.media_type, m.file_name, m.size, m.width, m.height, m.quality_flags, m.blur, m.brightness,
         m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp,
-        vm.uniqueness_score, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4, vm.duplicate_group, vm.is_outlier,
-        vm.tags, vm.label, vm.custom_fields, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
-        ${safeName(sql.ref('m.file_name'))} as safe_name
-      from picked p join media m on m.id = p.media_id
-      join version_media vm on vm.version_id = ${version}::uuid and vm.media_id = m.id
-      where ${inPart})
-    select ${sql.join(select)} from named left join clashes c on c.k = lower(named.safe_name)`;
+        w.uniqueness_score, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4, w.duplicate_group, w.is_outlier,
+        w.caption, w.objects, w.enrichment -> 'ocr' ->> 'text' as ocr_text, ${safeName(sql.ref('m.file_name'))} as safe_name,
+        coalesce(a.tags, '{}') as tags, a.label, coalesce(f.custom_fields, '{}') as custom_fields
+      from ${wideRows(versionId, rowsBase?.base_id ?? null, true)} w join media m on m.id = w.media_id
+      left join ${annotations} a on a.media_id = w.media_id
+      left join ${fields} f on f.media_id = w.media_id
+      where ${picked} and ${inPart(sql.ref('w.media_id'))} and ${inPart(sql.ref('m.id'))}) named`;
   const compiled = query.compile(db);
   if (compiled.parameters.length > 0) throw new Error('a COPY query must carry its values inline');
   return compiled.sql;
@@ -103,16 +115,19 @@ export function columnsQuery(
 
 /**
  * Writes the rows of `query` as CSV (PostgreSQL's: NULL unquoted and empty, "" an empty string) into `file`,
- * through one client of its own; returns how many rows it wrote. The bytes are never parsed here.
+ * through one client of its own; returns how many rows it wrote. The bytes are never parsed here. The COPYs of
+ * an export already keep every core busy, so a COPY plans without parallel workers (whose queues copy every wide
+ * row once more), and joins by hashing the narrow side: a merge join sorted the half a million wide rows of each
+ * part through 115 MB of temporary files.
  */
 export async function copyToCsv(pool: pg.Pool, query: string, file: string, signal: AbortSignal): Promise<number> {
   const client = await pool.connect();
   let failed = false;
   try {
-    await client.query(`set work_mem = '64MB'`);
+    await client.query(`begin read only; set local work_mem = '64MB'; set local max_parallel_workers_per_gather = 0; set local enable_mergejoin = off`);
     const copy = client.query(copyTo(`copy (${query}) to stdout (format csv)`));
     await pipeline(copy, createWriteStream(file, { highWaterMark: 1 << 20 }), { signal });
-    await client.query(`reset work_mem`);
+    await client.query('commit');
     return copy.rowCount ?? 0;
   } catch (err) {
     failed = true;
@@ -124,10 +139,35 @@ export async function copyToCsv(pool: pg.Pool, query: string, file: string, sign
 }
 
 /**
- * COPYs run at once, each over its share of the names (columnsQuery's `part`): a COPY's projection and text
+ * COPYs run at once, each over its share of the media (columnsQuery's `part`): a COPY's projection and text
  * output run in one backend whatever the plan, so one COPY keeps one core busy.
  */
 const COPY_PARTS = 2;
+
+/** `id` in the part's share of the uuid space: equal ranges of its first 32 bits (uuids compare as their bytes). */
+function idShare(id: RawBuilder<unknown>, part: { index: number; of: number }): RawBuilder<boolean> {
+  const bound = (index: number) => sql.lit(`${Math.floor((index * 2 ** 32) / part.of).toString(16).padStart(8, '0')}-0000-0000-0000-000000000000`);
+  const parts = [sql`true`];
+  if (part.index > 0) parts.push(sql`${id} >= ${bound(part.index)}::uuid`);
+  if (part.index < part.of - 1) parts.push(sql`${id} < ${bound(part.index + 1)}::uuid`);
+  return sql<boolean>`(${sql.join(parts, sql` and `)})`;
+}
+
+/**
+ * The archive names DuckDB derives from the CSV's safe_name and name_key (as itemsQuery names them): a name shared
+ * case-insensitively gets the media id before its extension. PostgreSQL only lower-cases (so both sides agree on
+ * which names clash); finding the clashes there took a second pass over the media and a join per part (3–4 s of
+ * CPU at 1M), where DuckDB groups the keys in parallel.
+ */
+function archiveNames(includeImages: boolean) {
+  const clashFree = `regexp_replace(s.safe_name, '(\\.[^.]*)?$', '') || '_' || s.media_id || regexp_extract(s.safe_name, '\\.[^.]*$')`;
+  const imageFilename = `case when c.name_key is null then s.safe_name else ${clashFree} end`;
+  const inArchive = includeImages ? `'images/' || (${imageFilename})` : 'null';
+  return {
+    derived: { image_filename: imageFilename, file_path: inArchive, media_uri: inArchive },
+    joins: (source: string) => `left join (select name_key from ${source} group by name_key having count(*) > 1) c on c.name_key = s.name_key`,
+  };
+}
 
 /**
  * The export's metadata.parquet in `dir`: PostgreSQL writes the columns as CSV, DuckDB reads them into
@@ -142,13 +182,13 @@ export async function parquetMetadata(
 ): Promise<{ file: string; rows: number }> {
   const file = path.join(dir, METADATA_ENTRY.parquet);
   const parts = Array.from({ length: COPY_PARTS }, (_, index) => ({ index, of: COPY_PARTS, csv: path.join(dir, `metadata-${index}.csv`) }));
-  const copied = await Promise.all(parts.map((part) => copyToCsv(deps.pool, columnsQuery(deps.db, request, part), part.csv, signal)));
+  const copied = await Promise.all(parts.map(async (part) => copyToCsv(deps.pool, await columnsQuery(deps.db, request, part), part.csv, signal)));
   signal.throwIfAborted();
   await csvToParquet(
     parts.map((part) => part.csv),
     file,
     dir,
-    exportColumns(request.fieldTypes),
+    { csv: csvColumns(request.fieldTypes), parquet: exportColumns(request.fieldTypes), ...archiveNames(request.includeImages) },
   );
   await Promise.all(parts.map((part) => rm(part.csv, { force: true })));
   return { file, rows: copied.reduce((sum, n) => sum + n, 0) };

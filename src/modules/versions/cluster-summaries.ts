@@ -12,12 +12,16 @@ const LEVELS = Array.from({ length: CLUSTER_LEVELS }, (_, level) => level);
 /** Explore's member order for a size-sorted page without a text query (explore.repo.ts, page). */
 const MEMBER_ORDER = sql`cardinality(m.quality_flags) asc, (coalesce(m.width, 0)::int8 * coalesce(m.height, 0)) desc, w.uniqueness_score desc nulls last, w.media_id`;
 
-/** The wide rows of a version: its own, and its base's it does not hold itself (a fork copies them, too). */
-export function wideRows(versionId: string, baseId: string | null): RawBuilder<unknown> {
-  const own = sql`select r.* from version_rows r where r.version_id = ${versionId}::uuid`;
+/**
+ * The wide rows of a version: its own, and its base's it does not hold itself (a fork copies them, too). `inline`
+ * writes the ids into the text, for a statement that takes no parameters (a COPY).
+ */
+export function wideRows(versionId: string, baseId: string | null, inline = false): RawBuilder<unknown> {
+  const id = (value: string) => (inline ? sql`${sql.lit(value)}::uuid` : sql`${value}::uuid`);
+  const own = sql`select r.* from version_rows r where r.version_id = ${id(versionId)}`;
   if (!baseId) return sql`(${own})`;
-  return sql`(${own} union all select b.* from version_rows b where b.version_id = ${baseId}::uuid
-    and not exists (select 1 from version_rows o where o.version_id = ${versionId}::uuid and o.media_id = b.media_id))`;
+  return sql`(${own} union all select b.* from version_rows b where b.version_id = ${id(baseId)}
+    and not exists (select 1 from version_rows o where o.version_id = ${id(versionId)} and o.media_id = b.media_id))`;
 }
 
 /** A version's summaries at `level`, its own and its base's it does not hold itself (tombstones of size 0 included). */
