@@ -23,6 +23,9 @@ const FIELD_VALUE: Record<FieldType, (field: RawBuilder<unknown>) => RawBuilder<
   string_list: (f) => sql`nullif(custom_fields -> ${f}, 'null'::jsonb)::text`,
 };
 
+/** A text[] as JSON text; most are empty, and to_json of each cost 0.47 s per million. */
+const jsonList = (list: RawBuilder<unknown>) => sql`case when cardinality(${list}) > 0 then to_json(${list})::text else '[]' end`;
+
 /** The columns DuckDB derives (parquetMetadata), in place of those PostgreSQL writes: the archive names. */
 const DERIVED = ['image_filename', 'file_path', 'media_uri'];
 
@@ -67,13 +70,13 @@ export async function columnsQuery(
     is_blurry: sql`coalesce('blurry' = any(quality_flags), false)`,
     is_dark: sql`coalesce('dark' = any(quality_flags), false)`,
     is_bright: sql`coalesce('bright' = any(quality_flags), false)`,
-    quality_flags: sql`to_json(coalesce(quality_flags, '{}'))`,
+    quality_flags: jsonList(sql.ref('quality_flags')),
     blur_score: sql`blur`,
     brightness: sql`brightness`,
     captured_at: sql`captured_at`,
     video_id: sql`parent_media_id`,
     frame_timestamp: sql`frame_timestamp`,
-    tags: sql`to_json(coalesce(tags, '{}'))`,
+    tags: jsonList(sql.ref('tags')),
     label: sql`label`,
     caption: sql`caption`,
     n_objects: sql`coalesce(jsonb_array_length(objects), 0)`,

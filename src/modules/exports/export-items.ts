@@ -56,11 +56,13 @@ const LEVELS = [0, 1, 2, 3, 4] as const;
 
 /**
  * The media ids a selection names in the version: the union of its media lists and its clusters (a cluster
- * id matched at whichever level it belongs to) less each cluster's exclusions; duplicates count once.
+ * id matched at whichever level it belongs to) less each cluster's exclusions; duplicates count once. Membership
+ * is read from version_members, which has no annotation joins: through version_media, counting a whole 1M-media
+ * version with tags and fields (the export's item count, in the request) took 2.1–2.7 s, against 0.33–0.37 s.
  */
 export function selectedIds(versionId: string, selection: MediaSelection | null, inline = false): RawBuilder<unknown> {
   const value = (text: string) => (inline ? sql.lit(text) : sql`${text}`);
-  if (selection === null) return sql`select media_id from version_media where version_id = ${value(versionId)}::uuid`;
+  if (selection === null) return sql`select media_id from version_members where version_id = ${value(versionId)}::uuid`;
   const json = value(JSON.stringify(selection));
   const byCluster = LEVELS.map(
     (level) => sql`select vm.media_id from version_media vm join clusters c on vm.${sql.ref(`cluster_l${level}`)} = c.cluster_id
@@ -72,12 +74,15 @@ export function selectedIds(versionId: string, selection: MediaSelection | null,
         coalesce(array(select jsonb_array_elements_text(e -> 'payload' -> 'exclude_media_ids'))::uuid[], '{}') as excluded
       from picked where e ->> 'type' = 'cluster'),
     listed as (select jsonb_array_elements_text(e -> 'payload' -> 'media_ids')::uuid as media_id from picked where e ->> 'type' = 'media')
-    select vm.media_id from version_media vm join listed l on l.media_id = vm.media_id where vm.version_id = ${value(versionId)}::uuid
+    select vm.media_id from version_members vm join listed l on l.media_id = vm.media_id where vm.version_id = ${value(versionId)}::uuid
     union ${sql.join(byCluster, sql` union `)}`;
 }
 
 /** A file name with the characters a path inside the archive cannot hold replaced. */
-export const safeName = (fileName: RawBuilder<unknown>) => sql<string>`regexp_replace(${fileName}, '[/\\\\#:]+', '_', 'g')`;
+export const safeName = (fileName: RawBuilder<unknown>) =>
+  // Most names hold none of them: four strpos cost half the regular expression (1M names lower-cased and hashed: 0.53 s against 1.22 s).
+  sql<string>`case when strpos(${fileName}, '/') + strpos(${fileName}, '\\') + strpos(${fileName}, '#') + strpos(${fileName}, ':') = 0 then ${fileName}
+    else regexp_replace(${fileName}, '[/\\\\#:]+', '_', 'g') end`;
 
 /** The safe name of a media whose name another one shares (case-insensitively): its id goes before the extension. */
 export const clashFreeName = (safe: RawBuilder<unknown>, id: RawBuilder<unknown>) =>
