@@ -47,6 +47,26 @@ describe('FsBlobStore on disk', () => {
     expect(await tempFiles(root)).toEqual([]);
   });
 
+  it('stores a blob larger than its sync step intact, and one cut short after a sync leaves nothing', async () => {
+    const chunk = randomBytes(1 << 20);
+    const chunks = (n: number) => Readable.from((function* () { for (let i = 0; i < n; i++) yield chunk; })());
+    const stored = await store.put(chunks(70));
+    const expected = createHash('sha256');
+    for (let i = 0; i < 70; i++) expected.update(chunk);
+    expect(stored).toEqual({ hash: expected.digest('hex'), size: 70 << 20 });
+    const back = createHash('sha256');
+    for await (const piece of await store.open(stored.hash)) back.update(piece as Buffer);
+    expect(back.digest('hex')).toBe(stored.hash);
+
+    const failing = Readable.from((async function* () {
+      for (let i = 0; i < 40; i++) yield chunk;
+      throw new Error('source broke');
+    })());
+    await expect(store.put(failing)).rejects.toThrow('source broke');
+    expect(await tempFiles(root)).toEqual([]);
+    expect(await blobFiles()).toEqual([path.join(stored.hash.slice(0, 2), stored.hash.slice(2, 4), stored.hash)]);
+  });
+
   it('replaces a damaged copy instead of keeping it', async () => {
     const data = randomBytes(5000);
     const { hash } = await store.putBuffer(data);

