@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { defaultSharedBuffersMb } from './adapters/db/embedded-postgres.js';
 
 export type Role = 'api' | 'worker' | 'all';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -10,6 +11,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** The embedded database's shared_buffers, MB (not used with DATABASE_URL). */
+  dbSharedBuffersMb: number;
   logLevel: LogLevel;
   publicUrl: string | null;
   /** `none`: single-user local mode, requests without credentials act as one local user (loopback HOST only). */
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     host: value('HOST') ?? '127.0.0.1',
     dataDir: path.resolve(value('DATA_DIR') ?? './data'),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    dbSharedBuffersMb: integer('DB_SHARED_BUFFERS_MB', defaultSharedBuffersMb(), 16, 1_048_576),
     logLevel: oneOf('LOG_LEVEL', value('LOG_LEVEL'), LOG_LEVELS, 'info'),
     publicUrl: url('PUBLIC_URL', ['http:', 'https:']),
     authMode: oneOf('LOUPE_AUTH', value('LOUPE_AUTH')?.toLowerCase(), AUTH_MODES, 'token'),

@@ -108,7 +108,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   // Uploads cut by a crash leave temp files; an hour old means no request is still writing them.
   const staleTemp = await blobs.cleanTemp();
   if (staleTemp > 0) log.info({ removed: staleTemp }, 'removed temp files left by interrupted uploads');
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, owner }, log);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sharedBuffersMb: config.dbSharedBuffersMb, owner }, log);
   try {
     await installQueueSchema(database.pool);
   } catch (err) {

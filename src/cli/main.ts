@@ -21,7 +21,7 @@ async function withAuth<T>(work: (auth: AuthService) => Promise<T>): Promise<T> 
   }
   // Logs go to stderr: stdout carries only the command's answer.
   const log = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, owner: 'cli', poolSize: 2 }, log);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sharedBuffersMb: config.dbSharedBuffersMb, owner: 'cli', poolSize: 2 }, log);
   try {
     const keyBox = new KeyBox(loadServerKey(config.secretKey, config.dataDir));
     return await work(new AuthService(new AuthRepo(database.db), keyBox, config));

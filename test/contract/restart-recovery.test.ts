@@ -23,7 +23,7 @@ let childLogs: Array<{ level: number; msg: string }> = [];
 /** Starts the server as a separate process on the shared DATA_DIR and waits for its address. */
 async function startChild(): Promise<void> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'test/support/child-server.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', DB_SHARED_BUFFERS_MB: '192' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child = proc;
@@ -91,6 +91,11 @@ afterAll(async () => {
 });
 
 describe('restart recovery', () => {
+  it('runs the embedded database with the shared_buffers the server was given', async () => {
+    const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(side.db);
+    expect(rows[0]!.shared_buffers).toBe('192MB');
+  });
+
   it('resumes a task whose server was killed mid-run', async () => {
     const taskId = await startTask({ steps: 8, stepMs: 250 });
     await waitFor(async () => ((await taskRow(taskId)).progress_percentage ?? 0) > 0 || undefined, 15_000, 'progress');

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -15,6 +16,13 @@ describe('loadConfig', () => {
       publicUrl: null,
       secretKey: null,
     });
+  });
+
+  it('gives the embedded database a quarter of the memory for its buffers, 128 MB to 8 GB, unless told', () => {
+    const quarter = Math.floor(Math.min(os.totalmem(), (process.constrainedMemory?.() || Infinity)) / 4 / 2 ** 20);
+    expect(loadConfig({}).dbSharedBuffersMb).toBe(Math.min(8192, Math.max(128, quarter)));
+    expect(loadConfig({ DB_SHARED_BUFFERS_MB: '512' }).dbSharedBuffersMb).toBe(512);
+    expect(() => loadConfig({ DB_SHARED_BUFFERS_MB: 'lots' })).toThrow(/DB_SHARED_BUFFERS_MB must be an integer from 16/);
   });
 
   it('lists every bad value at once', () => {

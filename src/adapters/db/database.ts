@@ -50,10 +50,10 @@ export async function inParallel<T>(trx: Db, work: () => Promise<T>): Promise<T>
 }
 
 export async function openDatabase(
-  options: { databaseUrl: string | null; dataDir: string; owner: EmbeddedOwner; poolSize?: number },
+  options: { databaseUrl: string | null; dataDir: string; owner: EmbeddedOwner; poolSize?: number; sharedBuffersMb?: number },
   log: Logger,
 ): Promise<DatabaseHandle> {
-  const embedded = options.databaseUrl ? null : await startEmbeddedPostgres(options.dataDir, options.owner, log);
+  const embedded = options.databaseUrl ? null : await startEmbeddedPostgres(options.dataDir, options.owner, log, options.sharedBuffersMb);
   const connection: pg.ClientConfig = embedded ? embedded.poolConfig : { connectionString: options.databaseUrl! };
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 20 });
   let closing = false;
