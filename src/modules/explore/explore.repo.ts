@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../adapters/db/database.js';
+import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
@@ -70,12 +70,15 @@ export class ExploreRepo {
           : sql`rank desc, cardinality(quality_flags) asc, (coalesce(width, 0)::int8 * coalesce(height, 0)) desc, uniqueness_score desc nulls last`;
 
     const media = await mediaJoin(this.db, q.versionId, q.level, q.filters);
-    const result = await sql<ExploreRow & { total_clusters: string }>`
+    // The matches are held (a CTE) and grouped and sorted whole: at 1M media a filter matching a tenth spilled them to disk.
+    const result = await this.db.transaction().execute(async (trx) => {
+      await setWorkMem(trx, '64MB');
+      return sql<ExploreRow & { total_clusters: string }>`
       with matched as (
         select ${cluster} as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id,
           m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, ${relevance} as relevance, ${rank} as rank,
           vm.caption, coalesce(jsonb_array_length(vm.objects), 0) as n_objects,
-          array(select distinct o ->> 'label' from jsonb_array_elements(coalesce(vm.objects, '[]')) o order by 1) as object_labels
+          case when vm.objects is null then '{}'::text[] else array(select distinct o ->> 'label' from jsonb_array_elements(vm.objects) o order by 1) end as object_labels
         from ${versionRows(q.versionId)}
         ${media}
         ${candidates}
@@ -98,7 +101,8 @@ export class ExploreRepo {
       select r.*, coalesce(a.tags, '{}') as tags, a.label from ranked r
       left join lateral (select tags, label from version_annotations a where a.version_id = ${q.versionId}::uuid and a.media_id = r.media_id limit 1) a on true
       where r.position <= ${q.previewsLimit}
-      order by ${clusterOrder}, cluster_id, position`.execute(this.db);
+      order by ${clusterOrder}, cluster_id, position`.execute(trx);
+    });
     const totalClusters = result.rows.length > 0 ? Number(result.rows[0]!.total_clusters) : q.page === 0 ? 0 : await this.countClusters(q);
     return { rows: result.rows, totalClusters };
   }
