@@ -3,7 +3,7 @@ import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
-import { summaryState } from '../versions/cluster-summaries.js';
+import { wideRows as rowsOf, summaryState } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
 import { MEDIA_TEXT, filtersSql, tsQuery, wideRows } from './explore-filters.js';
 import { summaryPage } from './summary-page.js';
@@ -16,6 +16,14 @@ function candidatesJoin(candidates: Candidates | null): RawBuilder<unknown> {
   return candidates
     ? sql`join unnest(${candidates.mediaIds}::uuid[], ${candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
     : sql``;
+}
+
+/**
+ * The candidates' ids as an index condition on the version's rows, one array for every arm: joined to the candidates
+ * alone, the rows of a 1M-media version were read whole and hashed (≈ 1 s a similarity page).
+ */
+function candidatesWhere(candidates: Candidates | null): RawBuilder<boolean> {
+  return candidates ? sql<boolean>`vm.media_id = any(${candidates.mediaIds}::uuid[])` : sql<boolean>`true`;
 }
 
 const PROBE_MEDIA = sql`cross join lateral (select * from media where id = vm.media_id limit 1) m`;
@@ -83,7 +91,7 @@ export class ExploreRepo {
         ${media}
         ${candidates}
         where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
-          and ${this.where(q.filters, q.versionId)}
+          and ${candidatesWhere(q.candidates)} and ${this.where(q.filters, q.versionId)}
       ),
       clusters as (
         select cluster_id, count(*)::int as cluster_size, count(*) filter (where media_type = 'IMAGE')::int as n_images,
@@ -111,7 +119,7 @@ export class ExploreRepo {
     const cluster = clusterColumn(q.level);
     const candidates = candidatesJoin(q.candidates);
     const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from ${versionRows(q.versionId)} ${await mediaJoin(this.db, q.versionId, q.level, q.filters)} ${candidates}
-      where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters, q.versionId)}`.execute(this.db);
+      where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${candidatesWhere(q.candidates)} and ${this.where(q.filters, q.versionId)}`.execute(this.db);
     return Number(row.rows[0]?.n ?? 0);
   }
 
@@ -130,7 +138,8 @@ export class ExploreRepo {
         count(*) filter (where m.media_type = 'VIDEO_FRAME')::int as n_video_frames, count(distinct m.parent_media_id)::int as n_videos,
         count(distinct ${cluster})::int as n_clusters
       from ${versionRows(q.versionId)} ${await mediaJoin(this.db, q.versionId, q.level, q.filters)} ${candidates}
-      where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(q.filters, q.versionId)}`.execute(this.db);
+      where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${candidatesWhere(q.candidates)}
+        and ${this.where(q.filters, q.versionId)}`.execute(this.db);
     return rows[0]!;
   }
 
@@ -226,9 +235,11 @@ export class ExploreRepo {
     return found ? { ordinal: found.ordinal, vector: found.vector ? bytesToVector(found.vector) : null } : undefined;
   }
 
+  /** Read from the version's rows alone: through version_media it merged every tag and field row of the version. */
   async mediaIdsAt(versionId: string, ordinals: Int32Array): Promise<Map<number, string>> {
+    const base = await this.db.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
     const result = await sql<{ ordinal: number; media_id: string }>`
-      select ordinal, media_id from version_media where version_id = ${versionId}::uuid and ordinal = any(${Array.from(ordinals)}::int[])`.execute(this.db);
+      select ordinal, media_id from ${rowsOf(versionId, base?.base_id ?? null)} w where w.ordinal = any(${Array.from(ordinals)}::int[])`.execute(this.db);
     return new Map(result.rows.map((r) => [r.ordinal, r.media_id]));
   }
 

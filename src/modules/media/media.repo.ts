@@ -3,6 +3,7 @@ import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { NewMedia } from '../../adapters/db/schema.js';
 import type { MediaEmbedding } from '../../adapters/media/image.js';
 import { vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
+import { wideRows } from '../versions/cluster-summaries.js';
 
 /** What the version's index says about a media item. */
 const INDEX_COLUMNS = [
@@ -74,19 +75,17 @@ export class MediaRepo {
     ]);
     const ids = picked.map((r) => r.id);
     if (ids.length === 0) return { rows: [], total };
-    const rows = await this.db
-      .selectFrom('media as m')
-      .innerJoin('version_media as vm', 'vm.media_id', 'm.id')
-      .where('vm.version_id', '=', head)
-      // Both sides: PostgreSQL carries an equality across a join but not an IN list, and each side needs its own to
-      // be read by key (the media by primary key, the view's arms by their keys on version_id and media_id).
-      .where('vm.media_id', 'in', ids)
-      .where('m.id', 'in', ids)
-      .selectAll('m')
-      .select(INDEX_COLUMNS)
-      .orderBy('m.created_at')
-      .orderBy('m.id')
-      .execute();
+    // Both sides take the ids: PostgreSQL carries an equality across a join but not an IN list, and each side needs its
+    // own to be read by key. Tags and fields are probed per media: through version_media every tag and field row of the
+    // version was merged in (200k media: 64 ms a page).
+    const { rows } = await sql<NonNullable<MediaInVersion>>`
+      select m.*, w.uniqueness_score, w.is_outlier, w.duplicate_group, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4,
+        coalesce(a.tags, '{}') as tags, a.label, coalesce(f.custom_fields, '{}') as custom_fields
+      from media m join ${wideRows(head, base?.base_id ?? null)} w on w.media_id = m.id
+      left join lateral (select x.tags, x.label from version_annotations x where x.version_id = ${head}::uuid and x.media_id = m.id limit 1) a on true
+      left join lateral (select x.custom_fields from version_fields x where x.version_id = ${head}::uuid and x.media_id = m.id limit 1) f on true
+      where m.id = any(${ids}::uuid[]) and w.media_id = any(${ids}::uuid[])
+      order by m.created_at, m.id`.execute(this.db);
     return { rows, total };
   }
 
