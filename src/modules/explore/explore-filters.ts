@@ -82,6 +82,12 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
+/** Whether filtersSql, given the version, reads the media `m` (file name, text, type, a quality flag's absence). */
+export function readsMedia(f: ExploreFilters): boolean {
+  const flagAbsent = f.issues.some(({ issue, mode }) => FLAGGED[issue] !== undefined && mode !== 'in');
+  return f.fileName !== null || f.mediaTypes !== null || f.text.some((t) => t.op === 'fts') || flagAbsent;
+}
+
 /** A media without field rows has no fields: only `exists: false` matches it, as the negation of `exists: true`. */
 function fieldRowSql(f: FieldFilter, versionId?: string): RawBuilder<boolean> {
   const negated = f.op === 'exists' && !f.value;

@@ -5,7 +5,7 @@ import type { FieldTypes } from '../../core/custom-fields.js';
 import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
 import { wideRows as rowsOf, summaryState } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
-import { MEDIA_TEXT, filtersSql, tsQuery, wideRows } from './explore-filters.js';
+import { MEDIA_TEXT, filtersSql, readsMedia, tsQuery, wideRows } from './explore-filters.js';
 import { summaryPage } from './summary-page.js';
 import type { Candidates, ExplorePageQuery, ExploreRow, MatchCounts, ObjectRow } from './explore-rows.js';
 
@@ -27,6 +27,12 @@ function candidatesWhere(candidates: Candidates | null): RawBuilder<boolean> {
 }
 
 const PROBE_MEDIA = sql`cross join lateral (select * from media where id = vm.media_id limit 1) m`;
+
+/** Whether every media clustered at `level` in the version is an image (no video frames), as its summaries count them. */
+async function onlyImages(db: Db, versionId: string, level: number): Promise<boolean> {
+  const summary = await summaryState(db, versionId);
+  return summary !== undefined && summary.n_media[level] === summary.n_images[level];
+}
 
 /** Versions up to this many clustered media read their media by key: see mediaJoin. */
 const SMALL_VERSION = 20_000;
@@ -77,6 +83,7 @@ export class ExploreRepo {
           ? sql`uniqueness_score desc nulls last`
           : sql`rank desc, cardinality(quality_flags) asc, (coalesce(width, 0)::int8 * coalesce(height, 0)) desc, uniqueness_score desc nulls last`;
 
+    if (!readsMedia(q.filters) && (await onlyImages(this.db, q.versionId, q.level))) return this.imagesPage(q, clusterOrder, memberOrder);
     const media = await mediaJoin(this.db, q.versionId, q.level, q.filters);
     // The matches are held (a CTE) and grouped and sorted whole: at 1M media a filter matching a tenth spilled them to disk.
     const result = await this.db.transaction().execute(async (trx) => {
@@ -106,6 +113,48 @@ export class ExploreRepo {
           row_number() over (partition by m.cluster_id order by ${memberOrder}, m.media_id) as position
         from matched m join clusters c using (cluster_id)
       )
+      select r.*, coalesce(a.tags, '{}') as tags, a.label from ranked r
+      left join lateral (select tags, label from version_annotations a where a.version_id = ${q.versionId}::uuid and a.media_id = r.media_id limit 1) a on true
+      where r.position <= ${q.previewsLimit}
+      order by ${clusterOrder}, cluster_id, position`.execute(trx);
+    });
+    const totalClusters = result.rows.length > 0 ? Number(result.rows[0]!.total_clusters) : q.page === 0 ? 0 : await this.countClusters(q);
+    return { rows: result.rows, totalClusters };
+  }
+
+  /**
+   * page() for a version whose clustered media are all images, with filters that read only its rows: the clusters are
+   * grouped and ordered from the matching rows alone, and only the members of the page's clusters read their media (a
+   * probe by key each, ≈ 5 µs: a tenth of 1M media matching, 1.06 s a page when every match read its media).
+   */
+  private async imagesPage(q: ExplorePageQuery, clusterOrder: RawBuilder<unknown>, memberOrder: RawBuilder<unknown>) {
+    const cluster = clusterColumn(q.level);
+    const relevance = q.candidates ? sql`c.score` : sql`null::real`;
+    const result = await this.db.transaction().execute(async (trx) => {
+      await setWorkMem(trx, '64MB');
+      return sql<ExploreRow & { total_clusters: string }>`
+      with matched as (
+        select ${cluster} as cluster_id, vm.media_id, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, ${relevance} as relevance,
+          vm.caption, coalesce(jsonb_array_length(vm.objects), 0) as n_objects,
+          case when vm.objects is null then '{}'::text[] else array(select distinct o ->> 'label' from jsonb_array_elements(vm.objects) o order by 1) end as object_labels
+        from ${versionRows(q.versionId)}
+        ${candidatesJoin(q.candidates)}
+        where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and ${candidatesWhere(q.candidates)} and ${this.where(q.filters, q.versionId)}
+      ),
+      clusters as (
+        select cluster_id, count(*)::int as cluster_size, count(*)::int as n_images, 0 as n_videos, sum(n_objects)::int as cluster_objects,
+          min(relevance) as best_relevance, max(uniqueness_score) as best_uniqueness, count(*) over () as total_clusters
+        from matched group by cluster_id
+        order by ${clusterOrder}, cluster_id
+        limit ${CLUSTERS_PER_PAGE} offset ${q.page * CLUSTERS_PER_PAGE}
+      ),
+      members as (
+        select mt.cluster_id, mt.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id, m.frame_timestamp,
+          mt.uniqueness_score, mt.is_outlier, mt.duplicate_group, m.quality_flags, mt.relevance, 0::real as rank, mt.caption, mt.n_objects, mt.object_labels,
+          c.cluster_size, c.n_images, c.n_videos, c.cluster_objects, c.total_clusters, c.best_relevance, c.best_uniqueness
+        from matched mt join clusters c using (cluster_id) cross join lateral (select * from media where id = mt.media_id limit 1) m
+      ),
+      ranked as (select *, row_number() over (partition by cluster_id order by ${memberOrder}, media_id) as position from members)
       select r.*, coalesce(a.tags, '{}') as tags, a.label from ranked r
       left join lateral (select tags, label from version_annotations a where a.version_id = ${q.versionId}::uuid and a.media_id = r.media_id limit 1) a on true
       where r.position <= ${q.previewsLimit}
