@@ -1,175 +1,21 @@
 import { type RawBuilder, sql } from 'kysely';
-import { type Db, setWorkMem } from '../../adapters/db/database.js';
+import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
-import { wideRows as rowsOf, summaryState } from '../versions/cluster-summaries.js';
+import { summaryState, versionRowsOf } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
-import { MEDIA_TEXT, filtersSql, readsMedia, tsQuery, wideRows } from './explore-filters.js';
-import { summaryPage } from './summary-page.js';
-import type { Candidates, ExplorePageQuery, ExploreRow, MatchCounts, ObjectRow } from './explore-rows.js';
-
-export const CLUSTERS_PER_PAGE = 100;
-
-/** Keeps only the candidates (as `c`, with their scores) when something outside SQL picked them. */
-function candidatesJoin(candidates: Candidates | null): RawBuilder<unknown> {
-  return candidates
-    ? sql`join unnest(${candidates.mediaIds}::uuid[], ${candidates.scores}::real[]) as c(media_id, score) on c.media_id = vm.media_id`
-    : sql``;
-}
-
-/**
- * The candidates' ids as an index condition on the version's rows, one array for every arm: joined to the candidates
- * alone, the rows of a 1M-media version were read whole and hashed (≈ 1 s a similarity page).
- */
-function candidatesWhere(candidates: Candidates | null): RawBuilder<boolean> {
-  return candidates ? sql<boolean>`vm.media_id = any(${candidates.mediaIds}::uuid[])` : sql<boolean>`true`;
-}
-
-const PROBE_MEDIA = sql`cross join lateral (select * from media where id = vm.media_id limit 1) m`;
-
-/** Whether every media clustered at `level` in the version is an image (no video frames), as its summaries count them. */
-async function onlyImages(db: Db, versionId: string, level: number): Promise<boolean> {
-  const summary = await summaryState(db, versionId);
-  return summary !== undefined && summary.n_media[level] === summary.n_images[level];
-}
-
-/** Versions up to this many clustered media read their media by key: see mediaJoin. */
-const SMALL_VERSION = 20_000;
-
-/**
- * `media m` for the version's rows `vm`. The planner, misled by version_media's inherited arm (it expects a base's
- * rows for any version once one delta exists), hashed every media row of the install for a 1,000-media version
- * (100k other media: 2.1–2.6× its time alone); a version known to be small probes media by key instead.
- */
-async function mediaJoin(db: Db, versionId: string, level: number, filters: ExploreFilters): Promise<RawBuilder<unknown>> {
-  if (!isEmptyFilters(filters)) return PROBE_MEDIA;
-  const summary = await summaryState(db, versionId);
-  const small = summary !== undefined && summary.n_media[level]! <= SMALL_VERSION;
-  return small ? PROBE_MEDIA : sql`join media m on m.id = vm.media_id`;
-}
-
-/**
- * The version's rows as `vm`, like version_media but for one version named in each arm and without its annotations
- * and custom fields: through the view PostgreSQL joined every field row of the version (1M at 1M media) before any
- * filter could apply. The filters read annotations in their own rows (filtersSql with the version), and a page joins
- * the tags and labels of the members it shows.
- */
-function versionRows(versionId: string): RawBuilder<unknown> {
-  return sql`${wideRows(versionId)} vm`;
-}
+import { CLUSTERS_PER_PAGE, candidatesJoin, candidatesWhere, clusterPage, mediaJoin, versionRows } from './cluster-page.js';
+import { filtersSql } from './explore-filters.js';
+import type { ExplorePageQuery, ExploreRow, MatchCounts, ObjectRow } from './explore-rows.js';
 
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
 export class ExploreRepo {
   constructor(private readonly db: Db) {}
 
   /** One page of clusters (largest first unless sorted otherwise) with up to `previewsLimit` members each, best first. */
-  async page(q: ExplorePageQuery): Promise<{ rows: ExploreRow[]; totalClusters: number }> {
-    if (!q.candidates && q.sort === 'size' && isEmptyFilters(q.filters)) {
-      const summarised = await summaryPage(this.db, { ...q, clustersPerPage: CLUSTERS_PER_PAGE });
-      if (summarised) return summarised;
-    }
-    const cluster = clusterColumn(q.level);
-    const candidates = candidatesJoin(q.candidates);
-    const relevance = q.candidates ? sql`c.score` : sql`null::real`;
-    const fts = q.filters.text.filter((t) => t.op === 'fts').map((t) => t.value);
-    const rank = fts.length > 0 ? sql`ts_rank(${MEDIA_TEXT}, ${tsQuery(fts)})` : sql`0::real`;
-    const clusterOrder =
-      q.sort === 'relevance' ? sql`best_relevance asc nulls last, cluster_size desc` : q.sort === 'uniqueness' ? sql`best_uniqueness desc nulls last, cluster_size desc` : sql`cluster_size desc`;
-    const memberOrder =
-      q.sort === 'relevance'
-        ? sql`relevance asc nulls last`
-        : q.sort === 'uniqueness'
-          ? sql`uniqueness_score desc nulls last`
-          : sql`rank desc, cardinality(quality_flags) asc, (coalesce(width, 0)::int8 * coalesce(height, 0)) desc, uniqueness_score desc nulls last`;
-
-    if (!readsMedia(q.filters) && (await onlyImages(this.db, q.versionId, q.level))) return this.imagesPage(q, clusterOrder, memberOrder);
-    const media = await mediaJoin(this.db, q.versionId, q.level, q.filters);
-    // The matches are held (a CTE) and grouped and sorted whole: at 1M media a filter matching a tenth spilled them to disk.
-    const result = await this.db.transaction().execute(async (trx) => {
-      await setWorkMem(trx, '64MB');
-      return sql<ExploreRow & { total_clusters: string }>`
-      with matched as (
-        select ${cluster} as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id,
-          m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags, ${relevance} as relevance, ${rank} as rank,
-          vm.caption, coalesce(jsonb_array_length(vm.objects), 0) as n_objects,
-          case when vm.objects is null then '{}'::text[] else array(select distinct o ->> 'label' from jsonb_array_elements(vm.objects) o order by 1) end as object_labels
-        from ${versionRows(q.versionId)}
-        ${media}
-        ${candidates}
-        where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
-          and ${candidatesWhere(q.candidates)} and ${this.where(q.filters, q.versionId)}
-      ),
-      clusters as (
-        select cluster_id, count(*)::int as cluster_size, count(*) filter (where media_type = 'IMAGE')::int as n_images,
-          count(distinct parent_media_id)::int as n_videos, sum(n_objects)::int as cluster_objects, min(relevance) as best_relevance, max(uniqueness_score) as best_uniqueness,
-          count(*) over () as total_clusters
-        from matched group by cluster_id
-        order by ${clusterOrder}, cluster_id
-        limit ${CLUSTERS_PER_PAGE} offset ${q.page * CLUSTERS_PER_PAGE}
-      ),
-      ranked as (
-        select m.*, c.cluster_size, c.n_images, c.n_videos, c.cluster_objects, c.total_clusters, c.best_relevance, c.best_uniqueness,
-          row_number() over (partition by m.cluster_id order by ${memberOrder}, m.media_id) as position
-        from matched m join clusters c using (cluster_id)
-      )
-      select r.*, coalesce(a.tags, '{}') as tags, a.label from ranked r
-      left join lateral (select tags, label from version_annotations a where a.version_id = ${q.versionId}::uuid and a.media_id = r.media_id limit 1) a on true
-      where r.position <= ${q.previewsLimit}
-      order by ${clusterOrder}, cluster_id, position`.execute(trx);
-    });
-    const totalClusters = result.rows.length > 0 ? Number(result.rows[0]!.total_clusters) : q.page === 0 ? 0 : await this.countClusters(q);
-    return { rows: result.rows, totalClusters };
-  }
-
-  /**
-   * page() for a version whose clustered media are all images, with filters that read only its rows: the clusters are
-   * grouped and ordered from the matching rows alone, and only the members of the page's clusters read their media (a
-   * probe by key each, ≈ 5 µs: a tenth of 1M media matching, 1.06 s a page when every match read its media).
-   */
-  private async imagesPage(q: ExplorePageQuery, clusterOrder: RawBuilder<unknown>, memberOrder: RawBuilder<unknown>) {
-    const cluster = clusterColumn(q.level);
-    const relevance = q.candidates ? sql`c.score` : sql`null::real`;
-    const result = await this.db.transaction().execute(async (trx) => {
-      await setWorkMem(trx, '64MB');
-      return sql<ExploreRow & { total_clusters: string }>`
-      with matched as (
-        select ${cluster} as cluster_id, vm.media_id, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, ${relevance} as relevance,
-          vm.caption, coalesce(jsonb_array_length(vm.objects), 0) as n_objects,
-          case when vm.objects is null then '{}'::text[] else array(select distinct o ->> 'label' from jsonb_array_elements(vm.objects) o order by 1) end as object_labels
-        from ${versionRows(q.versionId)}
-        ${candidatesJoin(q.candidates)}
-        where vm.version_id = ${q.versionId}::uuid and ${cluster} is not null and ${candidatesWhere(q.candidates)} and ${this.where(q.filters, q.versionId)}
-      ),
-      clusters as (
-        select cluster_id, count(*)::int as cluster_size, count(*)::int as n_images, 0 as n_videos, sum(n_objects)::int as cluster_objects,
-          min(relevance) as best_relevance, max(uniqueness_score) as best_uniqueness, count(*) over () as total_clusters
-        from matched group by cluster_id
-        order by ${clusterOrder}, cluster_id
-        limit ${CLUSTERS_PER_PAGE} offset ${q.page * CLUSTERS_PER_PAGE}
-      ),
-      members as (
-        select mt.cluster_id, mt.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id, m.frame_timestamp,
-          mt.uniqueness_score, mt.is_outlier, mt.duplicate_group, m.quality_flags, mt.relevance, 0::real as rank, mt.caption, mt.n_objects, mt.object_labels,
-          c.cluster_size, c.n_images, c.n_videos, c.cluster_objects, c.total_clusters, c.best_relevance, c.best_uniqueness
-        from matched mt join clusters c using (cluster_id) cross join lateral (select * from media where id = mt.media_id limit 1) m
-      ),
-      ranked as (select *, row_number() over (partition by cluster_id order by ${memberOrder}, media_id) as position from members)
-      select r.*, coalesce(a.tags, '{}') as tags, a.label from ranked r
-      left join lateral (select tags, label from version_annotations a where a.version_id = ${q.versionId}::uuid and a.media_id = r.media_id limit 1) a on true
-      where r.position <= ${q.previewsLimit}
-      order by ${clusterOrder}, cluster_id, position`.execute(trx);
-    });
-    const totalClusters = result.rows.length > 0 ? Number(result.rows[0]!.total_clusters) : q.page === 0 ? 0 : await this.countClusters(q);
-    return { rows: result.rows, totalClusters };
-  }
-
-  private async countClusters(q: ExplorePageQuery): Promise<number> {
-    const cluster = clusterColumn(q.level);
-    const candidates = candidatesJoin(q.candidates);
-    const row = await sql<{ n: string }>`select count(distinct ${cluster}) as n from ${versionRows(q.versionId)} ${await mediaJoin(this.db, q.versionId, q.level, q.filters)} ${candidates}
-      where vm.version_id = ${q.versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${candidatesWhere(q.candidates)} and ${this.where(q.filters, q.versionId)}`.execute(this.db);
-    return Number(row.rows[0]?.n ?? 0);
+  page(q: ExplorePageQuery): Promise<{ rows: ExploreRow[]; totalClusters: number }> {
+    return clusterPage(this.db, q);
   }
 
   /** How many media (and of which kind, in how many clusters at `level`) Explore would list for these filters. */
@@ -286,9 +132,8 @@ export class ExploreRepo {
 
   /** Read from the version's rows alone: through version_media it merged every tag and field row of the version. */
   async mediaIdsAt(versionId: string, ordinals: Int32Array): Promise<Map<number, string>> {
-    const base = await this.db.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
     const result = await sql<{ ordinal: number; media_id: string }>`
-      select ordinal, media_id from ${rowsOf(versionId, base?.base_id ?? null)} w where w.ordinal = any(${Array.from(ordinals)}::int[])`.execute(this.db);
+      select ordinal, media_id from ${await versionRowsOf(this.db, versionId)} w where w.ordinal = any(${Array.from(ordinals)}::int[])`.execute(this.db);
     return new Map(result.rows.map((r) => [r.ordinal, r.media_id]));
   }
 

@@ -8,7 +8,7 @@ import { mediaLinker } from '../media/media-links.js';
 import type { MediaService } from '../media/media.service.js';
 import { anchorFormShape, withAnchorUpload } from './anchor-upload.js';
 import { presentClusters } from './explore.presenter.js';
-import { CLUSTERS_PER_PAGE } from './explore.repo.js';
+import { CLUSTERS_PER_PAGE } from './cluster-page.js';
 import { DuplicatesResponse, ExploreParams, ExploreQuerySchema, ExploreResponse, SimilarityAnchor } from './explore.schemas.js';
 import type { ExploreService } from './explore.service.js';
 import type { ViewsService } from '../views/views.service.js';

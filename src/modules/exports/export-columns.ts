@@ -11,7 +11,7 @@ import type { FieldType } from '../../core/custom-fields.js';
 import { METADATA_ENTRY } from '../../core/exports.js';
 import { type MediaSelection, safeName, selectedIds } from './export-items.js';
 import { exportColumns, fieldColumn } from './metadata/columns.js';
-import { wideRows } from '../versions/cluster-summaries.js';
+import { versionRowsOf } from '../versions/cluster-summaries.js';
 import { CUSTOM_FIELDS, TAGS_AND_LABELS, layerRows } from '../versions/version-annotations.js';
 
 /** What a custom field's JSON value becomes in its column: text as is, a list as its JSON text. */
@@ -93,7 +93,6 @@ export async function columnsQuery(
   };
   for (const [field, type] of Object.entries(fieldTypes)) fixed[fieldColumn(field)] = FIELD_VALUE[type](sql.lit(field));
   const select = Object.keys(csvColumns(fieldTypes)).map((column) => sql`${fixed[column]!} as ${sql.ref(column)}`);
-  const rowsBase = await db.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
   const inPart = (id: RawBuilder<unknown>) => idShare(id, part);
   const annotations = sql`(select * from ${await layerRows(db, TAGS_AND_LABELS, versionId, true)} x where ${inPart(sql.ref('x.media_id'))})`;
   const fields =
@@ -107,7 +106,7 @@ export async function columnsQuery(
         w.uniqueness_score, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4, w.duplicate_group, w.is_outlier,
         w.caption, w.objects, w.enrichment -> 'ocr' ->> 'text' as ocr_text, ${safeName(sql.ref('m.file_name'))} as safe_name,
         coalesce(a.tags, '{}') as tags, a.label, coalesce(f.custom_fields, '{}') as custom_fields
-      from ${wideRows(versionId, rowsBase?.base_id ?? null, true)} w join media m on m.id = w.media_id
+      from ${await versionRowsOf(db, versionId, true)} w join media m on m.id = w.media_id
       left join ${annotations} a on a.media_id = w.media_id
       left join ${fields} f on f.media_id = w.media_id
       where ${picked} and ${inPart(sql.ref('w.media_id'))} and ${inPart(sql.ref('m.id'))}) named`;

@@ -9,7 +9,7 @@ const LOCK_PREFIX = 'summaries:';
 
 const LEVELS = Array.from({ length: CLUSTER_LEVELS }, (_, level) => level);
 
-/** Explore's member order for a size-sorted page without a text query (explore.repo.ts, page). */
+/** Explore's member order for a size-sorted page without a text query (explore/cluster-page.ts, groupedPage). */
 const MEMBER_ORDER = sql`cardinality(m.quality_flags) asc, (coalesce(m.width, 0)::int8 * coalesce(m.height, 0)) desc, w.uniqueness_score desc nulls last, w.media_id`;
 
 /**
@@ -22,6 +22,12 @@ export function wideRows(versionId: string, baseId: string | null, inline = fals
   if (!baseId) return sql`(${own})`;
   return sql`(${own} union all select b.* from version_rows b where b.version_id = ${id(baseId)}
     and not exists (select 1 from version_rows o where o.version_id = ${id(versionId)} and o.media_id = b.media_id))`;
+}
+
+/** wideRows of a version, its base looked up first (as layerRows does for annotations). */
+export async function versionRowsOf(db: Db, versionId: string, inline = false): Promise<RawBuilder<unknown>> {
+  const base = await db.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
+  return wideRows(versionId, base?.base_id ?? null, inline);
 }
 
 /** A version's summaries at `level`, its own and its base's it does not hold itself (tombstones of size 0 included). */
