@@ -11,7 +11,7 @@ import { forestParams } from '../src/adapters/vectors/forest-graph.js';
 import { EXACT_GRAPH_LIMIT, HNSW_PARAMS, LARGE_HNSW_PARAMS, LARGE_INDEX_FROM, SEARCH_EXPANSION, VectorIndex } from '../src/adapters/vectors/usearch-index.js';
 import type { NeighbourGraph } from '../src/core/clustering.js';
 import { CLUSTER_LEVELS, DEFAULT_LEVEL_RULES, OUTLIER_FRACTION, PHASH_MAX_DISTANCE, clusterSizes } from '../src/core/clustering.js';
-import { NEIGHBOURS_K, centreOne, computeIndex } from '../src/modules/indexing/compute-index.js';
+import { NEIGHBOURS_K, centreRows, computeIndex } from '../src/modules/indexing/compute-index.js';
 import { SIMILARITY_LIMIT } from '../src/modules/explore/explore.service.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
 import {
@@ -302,7 +302,7 @@ async function runSize(n: number, dir: string, sampler: PeakRssSampler, hwmReset
     await settle();
     // The same vectors again, centred on the mean computeIndex used, as it centred them.
     const vectors = generate(n, DIMENSIONS, n).vectors;
-    for (let i = 0; i < n; i++) centreOne(vectors.subarray(i * DIMENSIONS, (i + 1) * DIMENSIONS), mean);
+    centreRows(vectors, DIMENSIONS, mean);
     run.recall = measureRecall(vectors, n, DIMENSIONS, indexPath, n ^ 0x5eed, graph);
   }
   data = null;

@@ -8,7 +8,7 @@ import { loadCenterNetEmbedder } from '../src/adapters/models/centernet-embedder
 import type { Embedder } from '../src/adapters/models/embedder.js';
 import { PRIOR_WEIGHT, embeddingPrior } from '../src/adapters/models/embedding-prior.js';
 import { CLUSTER_LEVELS, DEFAULT_LEVEL_RULES, PHASH_MAX_DISTANCE } from '../src/core/clustering.js';
-import { centreOne, computeIndex } from '../src/modules/indexing/compute-index.js';
+import { centreRows, computeIndex } from '../src/modules/indexing/compute-index.js';
 import { PHOTO_EDITS } from '../test/support/photo-edits.js';
 import { generateJpegs } from './lib/media-gen.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
@@ -137,7 +137,7 @@ async function measure(items: Item[], raw: Float32Array[], phashes: string[], mo
   raw.forEach((v, i) => vectors.set(v, i * d));
   const output = await computeIndex({ vectors: new Float32Array(vectors), dimensions: d, phashes, prior: embeddingPrior(model), threads: THREADS, indexPath: null });
   // Centred on the mean computeIndex used, and re-normalised, as it centres them: dot products are centred cosines.
-  for (let i = 0; i < n; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), output.mean);
+  centreRows(vectors, d, output.mean);
   const cos = (i: number, j: number) => {
     let s = 0;
     for (let x = 0; x < d; x++) s += vectors[i * d + x]! * vectors[j * d + x]!;

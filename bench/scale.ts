@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { FsBlobStore } from '../src/adapters/blobs/fs-blob-store.js';
 import { bytesToVector } from '../src/adapters/vectors/vector-bytes.js';
 import { loadConfig } from '../src/config.js';
-import { centreOne } from '../src/modules/indexing/compute-index.js';
+import { centreRows } from '../src/modules/indexing/compute-index.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
 import { type Loupe, startLoupe } from '../src/server.js';
 import { measureRecall, resetVmHwm, settle, vmHwm } from './index-graph.js';
@@ -120,7 +120,7 @@ async function indexQuality(loupe: Loupe, datasetId: string, n: number, truth: A
   const d = index.dimensions;
   let vectors: Float32Array | null = regenerate(n, d);
   const mean = bytesToVector(index.mean);
-  for (let i = 0; i < n; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), mean);
+  centreRows(vectors, d, mean);
   const indexPath = (loupe.container.blobs as FsBlobStore).pathOf(index.ann_blob_hash!);
   const recall = measureRecall(vectors, n, d, indexPath, 0x5eed, undefined, itemOfKey);
   vectors = null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resizableFloats } from '../../src/adapters/vectors/vector-bytes.js';
-import { centre, computeIndex, emptyPhashHalves, setPhash } from '../../src/modules/indexing/compute-index.js';
+import { centreRows, computeIndex, emptyPhashHalves, meanOf, setPhash } from '../../src/modules/indexing/compute-index.js';
 
 /** n random unit vectors of d dimensions from a fixed seed. */
 function vectors(n: number, d: number, seed = 1): Float32Array {
@@ -96,10 +96,11 @@ describe('computeIndex on vectors in a resizable buffer', () => {
   });
 });
 
-describe('centre', () => {
+describe('meanOf and centreRows', () => {
   it('blends the prior into the mean by its weight and re-normalises', () => {
     const v = Float32Array.from([1, 0, 0, 1]);
-    const mean = centre(v, 2, { mean: Float32Array.from([0, 0]), weight: 2 });
+    const mean = meanOf(v, 2, { mean: Float32Array.from([0, 0]), weight: 2 });
+    centreRows(v, 2, mean);
     expect(Array.from(mean)).toEqual([0.25, 0.25]);
     expect(Math.hypot(v[0]!, v[1]!)).toBeCloseTo(1, 6);
     expect(v[0]).toBeGreaterThan(0.9);

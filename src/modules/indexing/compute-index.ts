@@ -134,16 +134,10 @@ export async function computeIndex(input: IndexInput, onProgress: IndexProgress 
 }
 
 /**
- * Subtracts the mean from every vector and re-normalises, in place: the backbone's features share a large
- * common component that makes unrelated photos look alike until it is removed. Returns the mean used.
+ * Subtracts the mean (meanOf) from every vector and re-normalises, in place: the backbone's features share a large
+ * common component that makes unrelated photos look alike until it is removed.
  */
-export function centre(vectors: Float32Array, d: number, prior: IndexInput['prior']): Float32Array {
-  const mean = meanOf(vectors, d, prior);
-  centreRows(vectors, d, mean);
-  return mean;
-}
-
-function centreRows(vectors: Float32Array, d: number, mean: Float32Array): void {
+export function centreRows(vectors: Float32Array, d: number, mean: Float32Array): void {
   for (let i = 0; i < vectors.length / d; i++) centreOne(vectors.subarray(i * d, (i + 1) * d), mean);
 }
 
