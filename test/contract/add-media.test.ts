@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
-import { type UploadFile, createDataset, form, photo } from '../support/ingest.js';
+import { type UploadFile, createDataset, form, photo, threeSceneClip } from '../support/ingest.js';
 import { PHOTO_EDITS } from '../support/photo-edits.js';
 
 let server: TestServer;
@@ -79,6 +79,17 @@ describe('add_media with files, then reindex', () => {
     const dogHalf = (await server.api(owner.token, 'GET', `/api/v1/explore/${grownId}?threshold=0&file_name=dog-half`)).body.clusters[0].previews[0];
     const res = await server.api(owner.token, 'GET', `/api/v1/explore/${grownId}?anchor_media_id=${dogHalf.media_id}`);
     expect(res.body.clusters[0].previews.map((p: { file_name: string }) => p.file_name).sort()).toEqual(['dog-half.jpg', 'dog.jpg']);
+  });
+
+  it('attaches a video by its frames: the video takes its first frame\'s clusters and counts as a video', async () => {
+    const datasetId = await partialDataset([{ name: 'scenes.mp4', bytes: threeSceneClip() }]);
+    expect(await dataset(datasetId)).toMatchObject({ status_new: 'PARTIAL INDEX', n_images: 3, n_videos: 1 });
+    const list = async (type: string) => (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media?media_type=${type}`)).body.media;
+    const [video] = await list('VIDEO');
+    const first = (await list('VIDEO_FRAME')).find((f: { frame_timestamp: number }) => f.frame_timestamp === 0);
+    expect(first.cluster_ids).toHaveLength(5);
+    const detail = (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/media/${video.media_id}`)).body;
+    expect(detail.cluster_ids).toEqual(first.cluster_ids);
   });
 
   it('reindexes only from PARTIAL INDEX, then is READY with every media scored', async () => {

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import copyBinary, { type FieldMapping } from 'pg-copy-streams-binary';
 import type { Db } from '../../adapters/db/database.js';
+import { versionRowsOf } from '../versions/cluster-summaries.js';
 import { ownRows } from '../versions/versions.repo.js';
 import type { EmbeddingConfig } from '../../adapters/db/schema.js';
 import { bytesInto, bytesToVector, resizableFloats, vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
@@ -124,14 +125,21 @@ export class IndexingRepo {
   }
 
   /** A video takes the clusters of its first frame, so it is found (and exported) with them. */
-  async videosFollowFrames(trx: Db, versionId: string): Promise<void> {
+  /**
+   * Each video takes the clusters of its first indexed frame. Given the frames just attached, only their videos are
+   * touched; else every video of the version is.
+   */
+  async videosFollowFrames(trx: Db, versionId: string, frameIds?: string[]): Promise<void> {
+    if (frameIds?.length === 0) return;
+    const rows = await versionRowsOf(trx, versionId);
+    const batch = frameIds ? sql`and fm.media_id = any(${frameIds}::uuid[])` : sql``;
     await sql`update version_rows v set cluster_l0 = f.cluster_l0, cluster_l1 = f.cluster_l1, cluster_l2 = f.cluster_l2,
         cluster_l3 = f.cluster_l3, cluster_l4 = f.cluster_l4
       from (
         select distinct on (fr.parent_media_id) fr.parent_media_id as video_id,
           fm.cluster_l0, fm.cluster_l1, fm.cluster_l2, fm.cluster_l3, fm.cluster_l4
-        from version_media fm join media fr on fr.id = fm.media_id
-        where fm.version_id = ${versionId}::uuid and fr.parent_media_id is not null and fm.cluster_l0 is not null
+        from ${rows} fm join media fr on fr.id = fm.media_id
+        where fr.parent_media_id is not null and fm.cluster_l0 is not null ${batch}
         order by fr.parent_media_id, fr.frame_timestamp) f
       where v.version_id = ${versionId}::uuid and v.media_id = f.video_id`.execute(trx);
   }
@@ -168,22 +176,26 @@ export class IndexingRepo {
   /** Embedded media of the version not in its index yet, in media-id order. */
   async unindexedMedia(versionId: string, model: string) {
     const rows = await sql<{ media_id: string; vector: Buffer; phash: string | null }>`
-      select vm.media_id, e.vector, m.phash from version_media vm
+      select vm.media_id, e.vector, m.phash from ${await versionRowsOf(this.db, versionId)} vm
       join media_embeddings e on e.media_id = vm.media_id and e.model = ${model}
       join media m on m.id = vm.media_id
-      where vm.version_id = ${versionId}::uuid and vm.ordinal is null
+      where vm.ordinal is null
       order by vm.media_id`.execute(this.db);
     return rows.rows.map((r) => ({ mediaId: r.media_id, vector: bytesToVector(r.vector), phash: r.phash }));
   }
 
-  async neighbours(versionId: string, ordinals: number[]) {
-    if (ordinals.length === 0) return [];
-    const rows = await sql<{ ordinal: number; media_id: string; phash: string | null; duplicate_group: string | null; l0: string; l1: string; l2: string; l3: string; l4: string }>`
-      select vm.ordinal, vm.media_id, m.phash, vm.duplicate_group, vm.cluster_l0 as l0, vm.cluster_l1 as l1, vm.cluster_l2 as l2,
-        vm.cluster_l3 as l3, vm.cluster_l4 as l4
-      from version_media vm join media m on m.id = vm.media_id
-      where vm.version_id = ${versionId}::uuid and vm.ordinal = any(${ordinals}::int[])`.execute(this.db);
-    return rows.rows.map((r) => ({ ordinal: r.ordinal, mediaId: r.media_id, phash: r.phash, duplicateGroup: r.duplicate_group, clusters: [r.l0, r.l1, r.l2, r.l3, r.l4] }));
+  /** Reads the clusters, duplicate group and hash of a version's items by ordinal (their version rows, by index). */
+  async neighbourReader(versionId: string) {
+    const rows = await versionRowsOf(this.db, versionId);
+    return async (ordinals: number[]) => {
+      if (ordinals.length === 0) return [];
+      const found = await sql<{ ordinal: number; media_id: string; phash: string | null; duplicate_group: string | null; l0: string; l1: string; l2: string; l3: string; l4: string }>`
+        select vm.ordinal, vm.media_id, m.phash, vm.duplicate_group, vm.cluster_l0 as l0, vm.cluster_l1 as l1, vm.cluster_l2 as l2,
+          vm.cluster_l3 as l3, vm.cluster_l4 as l4
+        from ${rows} vm join media m on m.id = vm.media_id
+        where vm.ordinal = any(${ordinals}::int[])`.execute(this.db);
+      return found.rows.map((r) => ({ ordinal: r.ordinal, mediaId: r.media_id, phash: r.phash, duplicateGroup: r.duplicate_group, clusters: [r.l0, r.l1, r.l2, r.l3, r.l4] }));
+    };
   }
 
   /** Media that gained a near-duplicate: their level-0 cluster becomes their duplicate group. */

@@ -43,6 +43,7 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
     await local.release();
   }
 
+  const neighbours = await deps.indexing.neighbourReader(versionId);
   const known = new Map<number, Neighbour>();
   const rows: IndexResultRows = { mediaIds: [], ordinals: [], clusters: rules.map(() => []), uniqueness: [], nearest: [], outliers: [], duplicateGroups: [] };
   const gainedDuplicates = new Set<string>();
@@ -51,7 +52,7 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
     const vector = centreOne(item.vector, base.mean);
     const matches = index.search(vector, SEARCH_K);
     const missing = Array.from(matches.ordinals).filter((o) => !known.has(o));
-    for (const n of await deps.indexing.neighbours(versionId, missing)) known.set(n.ordinal, n);
+    for (const n of await neighbours(missing)) known.set(n.ordinal, n);
     const candidates = Array.from(matches.ordinals, (o, j) => ({ n: known.get(o), similarity: 1 - matches.distances[j]! })).filter((c) => c.n !== undefined);
     const best = candidates[0];
     const phashTwin = item.phash ? candidates.find((c) => c.n!.phash && hamming(c.n!.phash, item.phash!) <= PHASH_MAX_DISTANCE) : undefined;
@@ -88,7 +89,7 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
     await deps.db.transaction().execute(async (trx) => {
       await deps.indexing.writeResults(trx, versionId, rows);
       await deps.indexing.markDuplicates(trx, versionId, [...gainedDuplicates]);
-      await deps.indexing.videosFollowFrames(trx, versionId);
+      await deps.indexing.videosFollowFrames(trx, versionId, rows.mediaIds);
       const replaced = await deps.indexing.saveIndex(trx, {
         versionId,
         model,

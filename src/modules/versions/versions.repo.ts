@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
-import { refreshClusterSummaries, wideRows } from './cluster-summaries.js';
+import { refreshClusterSummaries, versionRowsOf, wideRows } from './cluster-summaries.js';
 import { FULL_SET_FLOOR, carryAnnotations } from './version-annotations.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
@@ -198,18 +198,14 @@ export class VersionsRepo {
       on conflict do nothing`.execute(trx);
   }
 
+  /** Read from the version's rows: version_media would merge in every tag and field row to count media. */
   async counts(trx: Db, versionId: string): Promise<VersionCounts> {
-    const row = await trx
-      .selectFrom('version_media as vm')
-      .innerJoin('media as m', 'm.id', 'vm.media_id')
-      .select([
-        sql<number>`count(*) filter (where m.media_type = 'IMAGE')::int8`.as('n_images'),
-        sql<number>`count(*) filter (where m.media_type = 'VIDEO')::int8`.as('n_videos'),
-        sql<number>`coalesce(sum(jsonb_array_length(vm.objects)), 0)::int8`.as('n_objects'),
-      ])
-      .where('vm.version_id', '=', versionId)
-      .executeTakeFirstOrThrow();
-    return row;
+    const { rows } = await sql<VersionCounts>`
+      select count(*) filter (where m.media_type = 'IMAGE')::int8 as n_images,
+        count(*) filter (where m.media_type = 'VIDEO')::int8 as n_videos,
+        coalesce(sum(jsonb_array_length(vm.objects)), 0)::int8 as n_objects
+      from ${await versionRowsOf(trx, versionId)} vm join media m on m.id = vm.media_id`.execute(trx);
+    return rows[0]!;
   }
 
   /**
