@@ -8,7 +8,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { forestParams } from '../src/adapters/vectors/forest-graph.js';
-import { EXACT_GRAPH_LIMIT, HNSW_PARAMS, LARGE_HNSW_PARAMS, LARGE_INDEX_FROM, SEARCH_EXPANSION, VectorIndex } from '../src/adapters/vectors/usearch-index.js';
+import { EXACT_GRAPH_LIMIT, HNSW_PARAMS, LARGE_HNSW_PARAMS, LARGE_INDEX_FROM, LARGE_SEARCH_EXPANSION, SEARCH_EXPANSION, VectorIndex } from '../src/adapters/vectors/usearch-index.js';
 import type { NeighbourGraph } from '../src/core/clustering.js';
 import { CLUSTER_LEVELS, DEFAULT_LEVEL_RULES, OUTLIER_FRACTION, PHASH_MAX_DISTANCE, clusterSizes } from '../src/core/clustering.js';
 import { NEIGHBOURS_K, centreRows, computeIndex } from '../src/modules/indexing/compute-index.js';
@@ -419,7 +419,7 @@ export async function indexGraph(): Promise<BenchReport> {
       '  Between sizes every reference is dropped and gc() forced. MB = 2^20 bytes.',
       `recall@10 (approximate sizes only), for ${RECALL_QUERIES} random items vs usearch.exactSearch (f32 cosine) over the same, now centred, vectors, self dropped:`,
       `  "graph" = the neighbour lists computeIndex clustered; "search" = the first 10 of VectorIndex.view(indexPath).search() for ${SIMILARITY_LIMIT} matches,`,
-      `  single queries as similarity search runs them (beam max(${SEARCH_EXPANSION}, ${SIMILARITY_LIMIT}), the whole index memory-mapped, first queries cold),`,
+      `  single queries as similarity search runs them (beam max(${SEARCH_EXPANSION}, ${SIMILARITY_LIMIT}); ${LARGE_SEARCH_EXPANSION} above ${LARGE_INDEX_FROM} items; the whole index memory-mapped, first queries cold),`,
       '  timed per query for "search ms median / p95".',
       '  A multi-threaded HNSW build is not deterministic, so search recall varies run to run; the graph (seeded trees) varies only in ties.',
       `Machine: ${cpus} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, usearch ${usearchVersion()}.`,
