@@ -84,8 +84,10 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-index-'));
   try {
     const indexPath = path.join(dir, 'index.usearch');
+    await progress(0.85, `Saving the search index with ${fresh.length} new media`);
     index.save(indexPath);
     const ann = await deps.blobs.put(createReadStream(indexPath));
+    await progress(0.95, `Writing the clusters of ${fresh.length} new media`);
     await deps.db.transaction().execute(async (trx) => {
       await deps.indexing.writeResults(trx, versionId, rows);
       await deps.indexing.markDuplicates(trx, versionId, [...gainedDuplicates]);
