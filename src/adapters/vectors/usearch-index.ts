@@ -98,14 +98,14 @@ export class VectorIndex {
    * searchExpansion() of the index's size unless given.
    */
   static view(filePath: string, dimensions: number, expansionSearch?: number): VectorIndex {
-    let index = VectorIndex.empty(dimensions, 0, HNSW_PARAMS, expansionSearch ?? SEARCH_EXPANSION);
-    index.view(filePath);
-    const wanted = expansionSearch ?? searchExpansion(index.size());
-    if (wanted !== (expansionSearch ?? SEARCH_EXPANSION)) {
-      // The beam is fixed when the index object is made: a second mapping of the same file, the first dropped.
-      index = VectorIndex.empty(dimensions, 0, HNSW_PARAMS, wanted);
+    const open = (beam: number) => {
+      const index = VectorIndex.empty(dimensions, 0, HNSW_PARAMS, beam);
       index.view(filePath);
-    }
+      return index;
+    };
+    let index = open(expansionSearch ?? SEARCH_EXPANSION);
+    // The beam is fixed when the index object is made: a large index is mapped again with its own, the first dropped.
+    if (expansionSearch === undefined && searchExpansion(index.size()) !== SEARCH_EXPANSION) index = open(searchExpansion(index.size()));
     return new VectorIndex(index, dimensions);
   }
 

@@ -124,10 +124,9 @@ export class IndexingRepo {
       where version_id = ${versionId}::uuid`.execute(trx);
   }
 
-  /** A video takes the clusters of its first frame, so it is found (and exported) with them. */
   /**
-   * Each video takes the clusters of its first indexed frame. Given the frames just attached, only their videos are
-   * touched; else every video of the version is.
+   * A video takes the clusters of its first indexed frame, so it is found (and exported) with them. Given the frames
+   * just attached, only their videos are touched; else every video of the version is.
    */
   async videosFollowFrames(trx: Db, versionId: string, frameIds?: string[]): Promise<void> {
     if (frameIds?.length === 0) return;
