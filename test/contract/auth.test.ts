@@ -1,5 +1,5 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signClientToken } from '../../src/modules/auth/auth.service.js';
 import { type TestServer, type TestUser, call, startTestServer } from '../support/server.js';
 
@@ -163,6 +163,19 @@ describe('bearer tokens signed by the client', () => {
     expect((await me(bob.token)).status).toBe(200);
     expect(await server.loupe.container.services.auth.revokeKey(bob.api_key)).toBe(true);
     expect((await me(bob.token)).status).toBe(401);
+  });
+
+  it('401 once a token that was accepted passes its exp and the clock tolerance', async () => {
+    const carol = await server.createUser();
+    const token = await sign(carol.api_secret, { kid: carol.api_key }, { sub: carol.api_key, iat: now() - 40, exp: now() - 25 });
+    expect((await me(token)).status).toBe(200);
+    expect((await me(token)).status).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 6_000 });
+    try {
+      expect(await me(token)).toMatchObject({ status: 401, body: { detail: 'Invalid token: token has expired' } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

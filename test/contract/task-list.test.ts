@@ -12,7 +12,7 @@ let beta: string;
 let bobs: string;
 
 const DAY = 86_400_000;
-const base = Date.parse('2026-01-01T00:00:00Z');
+const base = Date.parse('2026-01-01T00:00:00.047Z');
 
 /** Finished task rows written directly: the list reads rows, and these must never run. */
 async function seed(datasetId: string, user: TestUser, type: TaskType, status: TaskStatus, day: number) {
@@ -65,6 +65,7 @@ describe('GET /api/v1/tasks', () => {
     expect(res.body.tasks).toHaveLength(20);
     const starts = res.body.tasks.map((t: { start_time: string }) => Date.parse(t.start_time));
     expect(starts).toEqual([...starts].sort((a, b) => b - a));
+    expect(res.body.tasks[0]).toMatchObject({ start_time: '2026-02-02T00:00:00.047Z', end_time: '2026-02-02T00:01:00.047Z' });
     const page2 = await list(alice, '?page=2');
     expect(page2.body.tasks).toHaveLength(9);
     expect((await list(alice, '?page=3')).body).toMatchObject({ tasks: [], total: 29, page: 3 });

@@ -120,6 +120,11 @@ export class TaskListRepo {
   }
 }
 
+/** A timestamp as JavaScript's toISOString spells it, formatted by PostgreSQL: parsing 100 dates into Date objects per page and printing them again was a tenth of the list's CPU. */
+function isoText(column: 't.start_time' | 't.end_time') {
+  return sql<string | null>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
 const TASK_VIEW_COLUMNS = [
   't.id',
   't.dataset_id',
@@ -131,8 +136,8 @@ const TASK_VIEW_COLUMNS = [
   't.status_message',
   't.progress_percentage',
   't.error_message',
-  't.start_time',
-  't.end_time',
+  isoText('t.start_time').$notNull().as('start_time'),
+  isoText('t.end_time').as('end_time'),
 ] as const;
 
 export type TaskView = Awaited<ReturnType<TaskListRepo['findView']>>;

@@ -13,7 +13,7 @@ export function presentTask(t: TaskView) {
     status_message: t.status_message,
     progress_percentage: t.progress_percentage,
     error_message: t.error_message,
-    start_time: t.start_time.toISOString(),
-    end_time: t.end_time?.toISOString() ?? null,
+    start_time: t.start_time,
+    end_time: t.end_time,
   };
 }
