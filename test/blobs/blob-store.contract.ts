@@ -84,6 +84,22 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStoreHar
       await expectNothingLeft();
     });
 
+    it('writes in two steps: the blob once hashed and written, in place once stored; many may settle at once', async () => {
+      const data = Array.from({ length: 20 }, () => randomBytes(30_000));
+      const written = [];
+      for (const bytes of data) written.push(await store.write(Readable.from([bytes])));
+      expect(written.map((w) => w.blob)).toEqual(data.map((bytes) => ({ hash: sha256(bytes), size: bytes.length })));
+      await Promise.all(written.map((w) => w.stored));
+      for (const [i, { blob }] of written.entries()) expect((await readAll(await store.open(blob.hash))).equals(data[i]!)).toBe(true);
+      await expectNothingLeft();
+    });
+
+    it('rejects a write over maxBytes before it returns, and keeps nothing', async () => {
+      const data = randomBytes(10_000);
+      await expect(store.write(Readable.from([data]), { maxBytes: 9_999 })).rejects.toBeInstanceOf(BlobTooLargeError);
+      await expectNothingLeft(sha256(data));
+    });
+
     it('reads inclusive byte ranges', async () => {
       const data = randomBytes(1000);
       const { hash } = await store.putBuffer(data);

@@ -38,6 +38,8 @@ function hugePng(): UploadFile {
 const headerOnlyJpeg = (): UploadFile => ({ name: 'cut.jpg', bytes: photo('dog.jpg').bytes.subarray(0, 600) });
 
 const TOO_LARGE = "File 'huge.png' declares 50000×50000 pixels, over the limit of 268402689";
+const notes = (): UploadFile => ({ name: 'notes.txt', bytes: Buffer.from('not an image at all') });
+const NOT_MEDIA = 'Unsupported file format: notes.txt (images: JPEG, PNG, WebP, AVIF, TIFF, GIF, BMP, HEIC; videos: MP4, MOV, WebM, MKV, AVI)';
 const NO_DATA = "File 'cut.jpg' has no image data: the file ends after its header";
 
 describe('data_files refuses images that can never decode', () => {
@@ -48,6 +50,9 @@ describe('data_files refuses images that can never decode', () => {
 
     expect(await upload(server, owner, datasetId, transId, [photo('person.jpg'), hugePng()])).toMatchObject({ status: 400, body: { detail: TOO_LARGE } });
     expect(await upload(server, owner, datasetId, transId, [headerOnlyJpeg(), photo('horses.jpg')])).toMatchObject({ status: 400, body: { detail: NO_DATA } });
+    // Each file is checked while the next one streams in; the answer is still the first refused file's.
+    expect(await upload(server, owner, datasetId, transId, [photo('dog.jpg'), headerOnlyJpeg(), notes()])).toMatchObject({ status: 400, body: { detail: NO_DATA } });
+    expect(await upload(server, owner, datasetId, transId, [photo('dog.jpg'), notes(), headerOnlyJpeg()])).toMatchObject({ status: 400, body: { detail: NOT_MEDIA } });
 
     const good = await upload(server, owner, datasetId, transId, [photo('dog.jpg')]);
     expect(good.status).toBe(202);
@@ -66,6 +71,8 @@ describe('add_media refuses images that can never decode', () => {
 
     expect(await addMedia([photo('person.jpg'), hugePng()])).toMatchObject({ status: 400, body: { detail: TOO_LARGE } });
     expect(await addMedia([headerOnlyJpeg()])).toMatchObject({ status: 400, body: { detail: NO_DATA } });
+    expect(await addMedia([photo('person.jpg'), headerOnlyJpeg(), notes()])).toMatchObject({ status: 400, body: { detail: NO_DATA } });
+    expect(await addMedia([photo('person.jpg'), notes(), hugePng()])).toMatchObject({ status: 400, body: { detail: NOT_MEDIA } });
     const after = (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}`)).body;
     expect(after).toMatchObject({ status_new: 'READY', n_images: 1 });
     expect((await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${datasetId}&task_type=MEDIA_ADDITION`)).body.tasks).toEqual([]);

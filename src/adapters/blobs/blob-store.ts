@@ -17,6 +17,11 @@ export interface StoredBlob {
   size: number;
 }
 
+export interface WrittenBlob {
+  blob: StoredBlob;
+  stored: Promise<void>;
+}
+
 /** Bytes handed to `inspect`: enough for every magic-number check we do (file-type's sample size). */
 export const INSPECT_HEAD_BYTES = 4100;
 
@@ -26,6 +31,12 @@ export interface BlobStore {
    * stream never leaves a half file. Identical bytes are stored once. The source is destroyed on failure.
    */
   put(source: Readable, options?: PutOptions): Promise<StoredBlob>;
+  /**
+   * put() in two steps, for many files in one request: resolves once the bytes are hashed and written, with
+   * `stored`, which resolves once they are durable under their hash (or rejects, leaving nothing). Until it
+   * resolves the blob cannot be opened and must not be recorded. The caller awaits every `stored` it started.
+   */
+  write(source: Readable, options?: PutOptions): Promise<WrittenBlob>;
   putBuffer(data: Buffer): Promise<StoredBlob>;
   stat(hash: string): Promise<{ size: number } | null>;
   /**

@@ -12,6 +12,7 @@ import {
   INSPECT_HEAD_BYTES,
   type PutOptions,
   type StoredBlob,
+  type WrittenBlob,
 } from './blob-store.js';
 
 const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
@@ -31,18 +32,20 @@ export class FsBlobStore implements BlobStore {
   }
 
   async put(source: Readable, options: PutOptions = {}): Promise<StoredBlob> {
+    const { blob, stored } = await this.write(source, options);
+    await stored;
+    return blob;
+  }
+
+  async write(source: Readable, options: PutOptions = {}): Promise<WrittenBlob> {
     const { signal } = options;
     await fs.mkdir(this.tempDir, { recursive: true });
     const temp = path.join(this.tempDir, `${randomUUID()}.part`);
     const meter = new Meter(options.maxBytes ?? Infinity, options.inspect);
-    // flush: fsync before close, so the rename below never publishes a name whose bytes are still in cache.
-    const file = createWriteStream(temp, { flags: 'wx', flush: true });
+    const file = createWriteStream(temp, { flags: 'wx' });
     try {
       await pipeline(source, meter, new SyncBehind(file), file, signal ? { signal } : {});
       signal?.throwIfAborted();
-      const hash = meter.hash.digest('hex');
-      await this.commit(temp, hash, meter.size);
-      return { hash, size: meter.size };
     } catch (err) {
       // A stream destroyed before its open finished still creates the file, so wait for it to close.
       if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
@@ -51,6 +54,25 @@ export class FsBlobStore implements BlobStore {
       if (signal?.aborted) throw signal.reason;
       throw err;
     }
+    const blob = { hash: meter.hash.digest('hex'), size: meter.size };
+    const stored = this.settle(temp, blob).catch(async (err: unknown) => {
+      await fs.rm(temp, { force: true });
+      throw err;
+    });
+    // Observed by the caller; marked handled so a request that fails first leaves no unhandled rejection behind.
+    stored.catch(() => {});
+    return { blob, stored };
+  }
+
+  /** The temp file's bytes to disk, then its name: a blob's final name never points at bytes still in cache. */
+  private async settle(temp: string, blob: StoredBlob): Promise<void> {
+    const handle = await fs.open(temp, 'r+');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await this.commit(temp, blob.hash, blob.size);
   }
 
   putBuffer(data: Buffer): Promise<StoredBlob> {

@@ -14,7 +14,7 @@ import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionRepo, NewUploadFile } from '../ingestion/ingestion.repo.js';
 import { type UploadLimits, undecodableImage } from '../ingestion/ingestion.service.js';
 import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
-import { NotMediaError, UndecodableImageError, refuseUndecodable, storeMedia } from '../ingestion/media-intake.js';
+import { MediaIntake, NotMediaError, UndecodableImageError, refuseUndecodable, storeMedia } from '../ingestion/media-intake.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import { type AddMediaOptions, parseAddMediaOptions } from './add-media.options.js';
 import type { AddMediaRepo } from './add-media.repo.js';
@@ -59,7 +59,8 @@ export class AddMediaService {
   async start(principal: Principal, datasetId: string, parts: AsyncIterable<FormPart>): Promise<string> {
     await this.preflight(principal, datasetId, 'add_media');
     const fields: Record<string, string> = {};
-    const files: NewUploadFile[] = [];
+    const intake = new MediaIntake(this.blobs);
+    let files: NewUploadFile[] = [];
     const sources = new Set<MediaSourceKind>();
     const addSource = (kind: MediaSourceKind) => {
       sources.add(kind);
@@ -67,7 +68,6 @@ export class AddMediaService {
     };
     let archive: SpooledFile | null = null;
     try {
-      let requestBytes = 0;
       for await (const part of parts) {
         if (part.kind === 'field') {
           // Text where a file belongs (a urlencoded form cannot carry files): that source was not given.
@@ -76,14 +76,15 @@ export class AddMediaService {
           if (part.name === 's3_uri' && part.value.trim() !== '') addSource('s3');
         } else if (part.field === 'files') {
           addSource('files');
-          const stored = await this.store(part.stream, part.fileName || `file-${files.length + 1}`, this.settings.limits.maxRequestBytes - requestBytes);
-          requestBytes += stored.size;
-          files.push(stored);
+          await this.store(intake, part.stream, part.fileName || `file-${intake.hashes.length + 1}`);
         } else {
           addSource('archive');
           archive = await this.spoolArchive(part.stream, part.fileName || 'archive');
         }
       }
+      files = await intake.files().catch((err: unknown) => {
+        throw err instanceof UndecodableImageError ? undecodableImage(err) : err;
+      });
       if (sources.size !== 1) throw errors.exactlyOneSource();
       const options = parseAddMediaOptions(fields);
       const [source] = sources as unknown as [MediaSourceKind];
@@ -97,7 +98,8 @@ export class AddMediaService {
       return await this.begin(principal, datasetId, { source, files, skipped, options });
     } catch (err) {
       // Stored bytes that joined nothing: the sweep deletes them unless something else uses them.
-      await this.blobGc.queue(files.map((f) => f.blob_hash));
+      await intake.settled();
+      await this.blobGc.queue([...new Set([...intake.hashes, ...files.map((f) => f.blob_hash)])]);
       throw err;
     } finally {
       await archive?.dispose();
@@ -162,16 +164,14 @@ export class AddMediaService {
     });
   }
 
-  private async store(stream: Readable, fileName: string, remaining: number): Promise<NewUploadFile> {
+  private async store(intake: MediaIntake, stream: Readable, fileName: string): Promise<void> {
     const { maxFileBytes, maxRequestBytes } = this.settings.limits;
+    const remaining = maxRequestBytes - intake.bytes;
     try {
-      return await refuseUndecodable(this.blobs, await storeMedia(this.blobs, stream, fileName, Math.min(maxFileBytes, remaining)));
+      await intake.add(stream, fileName, Math.min(maxFileBytes, remaining));
     } catch (err) {
       stream.resume();
-      if (err instanceof UndecodableImageError) {
-        await this.blobGc.queue([err.blobHash]);
-        throw undecodableImage(err);
-      }
+      if (err instanceof UndecodableImageError) throw undecodableImage(err);
       if (err instanceof NotMediaError) throw err.sniffed.kind === 'archive' ? errors.archiveInFiles(fileName) : errors.unsupportedFormat(fileName);
       if (err instanceof BlobTooLargeError) throw remaining < maxFileBytes ? errors.requestTooLarge(maxRequestBytes) : errors.fileTooLarge(fileName, maxFileBytes);
       throw err;

@@ -7,7 +7,7 @@ import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import type { IngestionRepo, NewUploadFile } from './ingestion.repo.js';
-import { NotMediaError, UndecodableImageError, refuseUndecodable, storeMedia } from './media-intake.js';
+import { MediaIntake, NotMediaError, UndecodableImageError } from './media-intake.js';
 
 export interface UploadLimits {
   maxFileBytes: number;
@@ -46,9 +46,13 @@ export class IngestionService {
     await this.datasetBeingCreated(principal, datasetId);
     await this.requireOpen(this.db, datasetId, transId);
 
-    const accepted: NewUploadFile[] = [];
+    const intake = new MediaIntake(this.blobs);
+    let accepted: NewUploadFile[];
     try {
-      await this.receive(parts, accepted);
+      await this.receive(parts, intake);
+      accepted = await intake.files().catch((err: unknown) => {
+        throw err instanceof UndecodableImageError ? undecodableImage(err) : err;
+      });
       if (accepted.length === 0) throw errors.noFilesInRequest();
       await this.db.transaction().execute(async (trx) => {
         await this.requireOpen(trx, datasetId, transId, true);
@@ -56,25 +60,22 @@ export class IngestionService {
       });
     } catch (err) {
       // The files stored before the failure belong to nothing: the sweep deletes them unless something else uses the bytes.
-      await this.blobGc.queue(accepted.map((f) => f.blob_hash));
+      await intake.settled();
+      await this.blobGc.queue(intake.hashes);
       throw err;
     }
     return { trans_id: transId, files: accepted.map((f) => ({ file_name: f.file_name, media_kind: f.kind, format: f.format, size: f.size })) };
   }
 
-  private async receive(parts: AsyncIterable<FormPart>, accepted: NewUploadFile[]): Promise<void> {
-    let requestBytes = 0;
+  private async receive(parts: AsyncIterable<FormPart>, intake: MediaIntake): Promise<void> {
     for await (const part of parts) {
       if (part.kind !== 'file') continue;
-      const fileName = part.fileName || `file-${accepted.length + 1}`;
-      const remaining = this.limits.maxRequestBytes - requestBytes;
+      const fileName = part.fileName || `file-${intake.hashes.length + 1}`;
+      const remaining = this.limits.maxRequestBytes - intake.bytes;
       try {
-        const file = await refuseUndecodable(this.blobs, await storeMedia(this.blobs, part.stream, fileName, Math.min(this.limits.maxFileBytes, remaining)));
-        requestBytes += file.size;
-        accepted.push(file);
+        await intake.add(part.stream, fileName, Math.min(this.limits.maxFileBytes, remaining));
       } catch (err) {
         part.stream.resume();
-        if (err instanceof UndecodableImageError) await this.blobGc.queue([err.blobHash]);
         throw uploadError(err, fileName, remaining, this.limits);
       }
     }
