@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildKnnGraph, quantizedVectors } from '../../src/adapters/vectors/knn-graph.js';
-import { exactGraph } from '../../src/adapters/vectors/usearch-index.js';
+import { VectorIndex, exactGraph } from '../../src/adapters/vectors/usearch-index.js';
 import type { NeighbourGraph } from '../../src/core/clustering.js';
 import { Rng } from '../../src/core/random.js';
 
@@ -64,5 +64,28 @@ describe('buildKnnGraph', () => {
   it('refuses to share vectors between threads that are not in shared memory', async () => {
     const v = clustered(2000, 16, 1);
     await expect(buildKnnGraph(quantizedVectors(v, 16, new Float32Array(16), false), 16, 10, 2, undefined, 1000)).rejects.toThrow('shared memory');
+  });
+});
+
+describe('VectorIndex.searchMany', () => {
+  it('answers each query as search() does, one query or many, and nothing for an empty index', () => {
+    const d = 32;
+    const vectors = clustered(600, d, 11);
+    const index = VectorIndex.build(vectors, d, 1);
+    const queries = Array.from({ length: 40 }, (_, q) => vectors.slice(q * 15 * d, (q * 15 + 1) * d));
+    const many = index.searchMany(queries, 10);
+    expect(many).toHaveLength(40);
+    for (const [q, query] of queries.entries()) {
+      const one = index.search(query, 10);
+      expect(Array.from(many[q]!.ordinals)).toEqual(Array.from(one.ordinals));
+      expect(many[q]!.ordinals[0]).toBe(q * 15);
+      for (const [j, distance] of one.distances.entries()) expect(many[q]!.distances[j]).toBeCloseTo(distance, 5);
+    }
+    expect(Array.from(index.searchMany(queries.slice(3, 4), 10)[0]!.ordinals)).toEqual(Array.from(index.search(queries[3]!, 10).ordinals));
+    const empty = VectorIndex.build(new Float32Array(0), d, 1);
+    expect(empty.searchMany(queries.slice(0, 2), 10)).toEqual([
+      { ordinals: new Int32Array(0), distances: new Float32Array(0) },
+      { ordinals: new Int32Array(0), distances: new Float32Array(0) },
+    ]);
   });
 });

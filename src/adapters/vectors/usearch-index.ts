@@ -136,6 +136,23 @@ export class VectorIndex {
     this.index.view(filePath);
   }
 
+  /**
+   * search() for many queries in one native call. On one thread: a search on more threads than the index reserved
+   * when it was built or loaded throws, and the binding offers no way to reserve them.
+   */
+  searchMany(queries: Float32Array[], k: number): VectorMatches[] {
+    const limit = Math.min(k, this.size);
+    if (limit === 0 || queries.length === 0) return queries.map(() => ({ ordinals: new Int32Array(0), distances: new Float32Array(0) }));
+    // usearch answers a batch of one as a single query, without counts.
+    if (queries.length === 1) return [this.search(queries[0]!, k)];
+    const found = this.index.search(queries, limit, 1);
+    return queries.map((_, q) => {
+      const count = Number(found.counts[q]);
+      const keys = found.keys.subarray(q * limit, q * limit + count);
+      return { ordinals: Int32Array.from(keys, Number), distances: found.distances.slice(q * limit, q * limit + count) };
+    });
+  }
+
   search(query: Float32Array, k: number): VectorMatches {
     const limit = Math.min(k, this.size);
     if (limit === 0) return { ordinals: new Int32Array(0), distances: new Float32Array(0) };
