@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
-import { createDataset, form, openTransaction, photo, processFiles, upload, waitForDataset } from '../support/ingest.js';
+import { createDataset, form, generatedJpegs, openTransaction, photo, processFiles, upload, waitForDataset } from '../support/ingest.js';
 import { newDataset } from '../support/tasks.js';
 
 let server: TestServer;
@@ -76,6 +76,15 @@ describe('ingestion codes', () => {
     const numbered = await newDataset(server, owner, 'numbered');
     expect(await openTransaction(server, owner, numbered)).toBe(1);
     expect(await openTransaction(server, owner, numbered)).toBe(2);
+  });
+
+  it('takes a request of more files than it flushes at once, listing them in request order', async () => {
+    const own = await newDataset(server, owner, 'many-files');
+    const files = await generatedJpegs(70, { width: 64, height: 48 });
+    const res = await upload(server, owner, own, await openTransaction(server, owner, own), files);
+    expect(res.status).toBe(202);
+    expect(res.body.files.map((f: { file_name: string }) => f.file_name)).toEqual(files.map((f) => f.name));
+    expect(res.body.files.map((f: { size: number }) => f.size)).toEqual(files.map((f) => f.bytes.length));
   });
 
   it("422 for the field name 'files[]'", async () => {

@@ -55,6 +55,9 @@ async function writeMedia(blobs: BlobStore, stream: Readable, fileName: string, 
  * (≈ 5 ms each on this disk, 5 s a request). Failures still come out in file order, as if each file had been
  * finished before the next was read.
  */
+/** Files of one request being flushed and checked at once; each holds a file descriptor until the disk has it. */
+const IN_FLIGHT = 32;
+
 export class MediaIntake {
   /** Every blob written, durable or not yet: what the sweep must look at when the request fails. */
   readonly hashes: string[] = [];
@@ -66,6 +69,8 @@ export class MediaIntake {
 
   /** Streams one file in; rejects for this file (NotMediaError, BlobTooLargeError) or for an earlier one that failed since. */
   async add(stream: Readable, fileName: string, maxBytes: number): Promise<void> {
+    // Files settle about in order: waiting for the one IN_FLIGHT back bounds the descriptors waiting on the disk.
+    await this.checked[this.checked.length - IN_FLIGHT]?.catch(() => {});
     let written: Awaited<ReturnType<typeof writeMedia>>;
     try {
       written = await writeMedia(this.blobs, stream, fileName, maxBytes);
