@@ -17,8 +17,8 @@ interface Neighbour {
 }
 
 const SEARCH_K = 10;
-/** Ordinals read per query when the batch's neighbours are read up front. */
-const PREFETCH_CHUNK = 5_000;
+/** New media whose neighbours are searched and read together, up front (at most SEARCH_K ordinals each). */
+const PREFETCH_CHUNK = 200;
 
 /**
  * Adds a batch of new media to a version without recomputing it (PARTIAL INDEX): each new item, in
@@ -48,11 +48,15 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
   const neighbours = await deps.indexing.neighbourReader(versionId);
   const known = new Map<number, Neighbour>();
   const vectors = fresh.map((item) => centreOne(item.vector, base.mean));
-  // The rows of every base item the batch will meet, read up front in a few queries: read item by item, a batch of
-  // 1,000 made 1,000 round trips. The search below, which also sees the batch's items as they join, rarely meets others.
-  const prefetch = [...new Set(index.searchMany(vectors, SEARCH_K).flatMap((m) => Array.from(m.ordinals)))];
-  for (let start = 0; start < prefetch.length; start += PREFETCH_CHUNK) {
-    for (const n of await neighbours(prefetch.slice(start, start + PREFETCH_CHUNK))) known.set(n.ordinal, n);
+  // The rows of the base items the batch will meet, read up front a chunk of searches at a time: read item by item, a
+  // batch of 1,000 made 1,000 round trips. The search below, which also sees the batch's items as they join, rarely
+  // meets others. A chunk is one native call, so it is kept short enough not to hold the worker's loop for long.
+  for (let start = 0; start < vectors.length; start += PREFETCH_CHUNK) {
+    signal.throwIfAborted();
+    const wanted = new Set<number>();
+    for (const m of index.searchMany(vectors.slice(start, start + PREFETCH_CHUNK), SEARCH_K)) for (const o of m.ordinals) if (!known.has(o)) wanted.add(o);
+    for (const n of await neighbours([...wanted])) known.set(n.ordinal, n);
+    await progress((0.2 * Math.min(vectors.length, start + PREFETCH_CHUNK)) / vectors.length, `Finding the neighbours of ${fresh.length} new media`);
   }
   const rows: IndexResultRows = { mediaIds: [], ordinals: [], clusters: rules.map(() => []), uniqueness: [], nearest: [], outliers: [], duplicateGroups: [] };
   const gainedDuplicates = new Set<string>();
@@ -87,7 +91,7 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
     rows.nearest.push(Number.isNaN(similarity) ? null : similarity);
     rows.outliers.push(outlierCut !== null && similarity <= outlierCut);
     rows.duplicateGroups.push(twin ? clusters[0]! : null);
-    if (i % 100 === 0) await progress((0.8 * (i + 1)) / fresh.length, `Attached ${i + 1} of ${fresh.length} new media`);
+    if (i % 100 === 0) await progress(0.2 + (0.6 * (i + 1)) / fresh.length, `Attached ${i + 1} of ${fresh.length} new media`);
   }
 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-index-'));
