@@ -49,21 +49,22 @@ async function writeMedia(blobs: BlobStore, stream: Readable, fileName: string, 
   return { file: { file_name: fileName, blob_hash: blob.hash, size: blob.size, kind: kind as 'image' | 'video', format, mime }, stored };
 }
 
+/** Files of one request being flushed and checked at once; each holds a file descriptor until the disk has it. */
+const IN_FLIGHT = 32;
+
 /**
  * The files of one upload request, stored as they stream in. A file's flush to disk, its rename into place and its
  * header check run while the next file streams in: a thousand small files waited on a thousand flushes in turn
  * (≈ 5 ms each on this disk, 5 s a request). Failures still come out in file order, as if each file had been
- * finished before the next was read.
+ * finished before the next was read, and no further file is read once one has failed.
  */
-/** Files of one request being flushed and checked at once; each holds a file descriptor until the disk has it. */
-const IN_FLIGHT = 32;
-
 export class MediaIntake {
   /** Every blob written, durable or not yet: what the sweep must look at when the request fails. */
   readonly hashes: string[] = [];
   /** Bytes written so far, for the request's limit. */
   bytes = 0;
   private readonly checked: Promise<NewUploadFile>[] = [];
+  private failed = false;
 
   constructor(private readonly blobs: BlobStore) {}
 
@@ -71,6 +72,7 @@ export class MediaIntake {
   async add(stream: Readable, fileName: string, maxBytes: number): Promise<void> {
     // Files settle about in order: waiting for the one IN_FLIGHT back bounds the descriptors waiting on the disk.
     await this.checked[this.checked.length - IN_FLIGHT]?.catch(() => {});
+    if (this.failed) await this.files();
     let written: Awaited<ReturnType<typeof writeMedia>>;
     try {
       written = await writeMedia(this.blobs, stream, fileName, maxBytes);
@@ -82,7 +84,9 @@ export class MediaIntake {
     this.hashes.push(file.blob_hash);
     this.bytes += file.size;
     const checked = stored.then(() => refuseUndecodable(this.blobs, file));
-    checked.catch(() => {});
+    checked.catch(() => {
+      this.failed = true;
+    });
     this.checked.push(checked);
   }
 
