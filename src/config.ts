@@ -38,6 +38,8 @@ export interface Config {
   snapshotPurgeAfterSeconds: number;
   /** How often the worker looks for media batches whose alerts were not evaluated (their NOTIFY missed). */
   alertSweepSeconds: number;
+  /** A tag or label at least this many media of a dataset carry gets facet summaries: Explore filtered by it reads a page of them. */
+  facetSummaryFloor: number;
   export: { maxItems: number; ttlSeconds: number; linkSeconds: number };
   /** Largest custom metadata file an import accepts. */
   customMetadataMaxBytes: number;
@@ -188,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     versionGcGraceSeconds: integer('VERSION_GC_GRACE_SECONDS', 600, 0, 31_536_000),
     snapshotPurgeAfterSeconds: integer('SNAPSHOT_PURGE_AFTER_SECONDS', 30 * 86_400, 0, 10 * 31_536_000),
     alertSweepSeconds: integer('ALERT_SWEEP_INTERVAL_SECONDS', 30, 1, 86_400),
+    facetSummaryFloor: integer('FACET_SUMMARY_MIN_MEDIA', 10_000, 1, 1_000_000_000),
     export: {
       maxItems: integer('EXPORT_MAX_ITEMS', 1_000_000, 1, 1_000_000_000),
       ttlSeconds: integer('EXPORT_TTL_SECONDS', 7 * 86_400, 0, 31_536_000),

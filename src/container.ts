@@ -33,6 +33,7 @@ import { TasksService } from './modules/tasks/tasks.service.js';
 import { VersionsRepo } from './modules/versions/versions.repo.js';
 import { VersionGcRepo } from './modules/versions/version-gc.repo.js';
 import { summariseOneHead } from './modules/versions/cluster-summaries.js';
+import { FACETS_JOB, summariseHeadFacets, summariseOneHeadFacets } from './modules/versions/facet-summaries.js';
 import { SnapshotsRepo } from './modules/snapshots/snapshots.repo.js';
 import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import { ExportsRepo } from './modules/exports/exports.repo.js';
@@ -222,7 +223,12 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       log,
     },
     'sweep-blobs': { queue: blobGc, blobs, graceSeconds: config.blobGcGraceSeconds, log },
-    'sweep-summaries': { summariseOneHead: () => summariseOneHead(db), log },
+    'sweep-summaries': {
+      summariseOneHead: () => summariseOneHead(db),
+      summariseOneHeadFacets: () => summariseOneHeadFacets(db, config.facetSummaryFloor),
+      log,
+    },
+    [FACETS_JOB]: { summariseHeadFacets: (datasetId: string) => summariseHeadFacets(db, datasetId, config.facetSummaryFloor) },
   };
 
   // After a reconnect, what was announced meanwhile is lost: drop caches, read notifications and batches again.

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../adapters/db/database.js';
 import { TASK_TYPES, type TaskType } from '../core/tasks.js';
 import { EXPORT_JOB } from '../modules/exports/exports.repo.js';
+import { FACETS_JOB } from '../modules/versions/facet-summaries.js';
 import { customMetadataJob } from './custom-metadata.job.js';
 import { datasetCreationJob } from './dataset-creation.job.js';
 import { enrichmentJob } from './enrichment.job.js';
@@ -44,6 +45,11 @@ export interface JobDefinition {
 /** A queue job that is no Task Manager task (an export): its payload, and a signal that fires on shutdown. */
 export type PayloadHandler = (payload: unknown, signal: AbortSignal) => Promise<void>;
 
+/** What the facet summaries' job needs: a dataset's head summarised, unless it is already. */
+export interface FacetsJobDeps {
+  summariseHeadFacets(datasetId: string): Promise<boolean>;
+}
+
 /** Every job the worker runs, by its queue name: task jobs, payload jobs, and recurring sweeps. */
 export type RegisteredJob =
   | { kind: 'task'; name: TaskType; handler: TaskHandler }
@@ -69,6 +75,9 @@ const JOBS = {
   SNAPSHOT_CLONE: task(snapshotCloneJob),
   LABEL_PROPAGATION: task(labelPropagationJob),
   [EXPORT_JOB]: payload((deps: ExportJobDeps) => (body, signal) => runExport(deps, (body as { exportId: string }).exportId, signal)),
+  [FACETS_JOB]: payload((deps: FacetsJobDeps) => async (body) => {
+    await deps.summariseHeadFacets((body as { datasetId: string }).datasetId);
+  }),
   'sweep-expired-exports': sweep(expiredExportsSweep),
   'sweep-staging-tables': sweep(stagingTablesSweep),
   'sweep-versions': sweep(versionsSweep),
@@ -83,7 +92,7 @@ type DepsOf<J> = J extends { make: (deps: infer D) => unknown } ? D : never;
 export type JobDeps = { [Name in keyof Declared]: DepsOf<Declared[Name]> };
 
 /** Every job name the worker must have a handler for: each task type, the export job, each sweep. */
-export const REQUIRED_JOBS: readonly string[] = [...TASK_TYPES, EXPORT_JOB, ...SWEEP_NAMES];
+export const REQUIRED_JOBS: readonly string[] = [...TASK_TYPES, EXPORT_JOB, FACETS_JOB, ...SWEEP_NAMES];
 
 /** The declared jobs built from their dependencies; `overrides` replace the task handlers of the same types (tests). */
 export function declaredJobs(deps: JobDeps, overrides: readonly JobDefinition[] = []): RegisteredJob[] {

@@ -90,14 +90,21 @@ export function blobsSweep(deps: BlobsSweepDeps): SweepPass {
 
 export interface SummariesSweepDeps {
   summariseOneHead(): Promise<boolean>;
+  summariseOneHeadFacets(): Promise<boolean>;
   log: Logger;
 }
 
-/** Gives the dataset heads written before cluster summaries existed their summaries, one head per transaction. */
+/**
+ * Gives the dataset heads written before cluster summaries existed their summaries, and the heads without facet
+ * summaries (written before them, or their job lost) theirs, one head per transaction.
+ */
 export function summariesSweep(deps: SummariesSweepDeps): SweepPass {
   return async (signal) => {
     let heads = 0;
     while (!signal.aborted && (await deps.summariseOneHead())) heads++;
     if (heads > 0) deps.log.info({ heads }, 'cluster summaries written for dataset heads');
+    let facets = 0;
+    while (!signal.aborted && (await deps.summariseOneHeadFacets())) facets++;
+    if (facets > 0) deps.log.info({ heads: facets }, 'facet summaries written for dataset heads');
   };
 }

@@ -2,13 +2,16 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 import { type UploadFile, createDataset, form, photo, waitForDataset } from '../support/ingest.js';
+import type { Db } from '../../src/adapters/db/database.js';
+import { summariseHeadFacetsIn } from '../../src/modules/versions/facet-summaries.js';
 import { PHOTO_EDITS } from '../support/photo-edits.js';
 import { hasStatus, waitForTask } from '../support/tasks.js';
 
 /**
- * An unfiltered, size-sorted Explore page is read from the cluster summaries stored with the head version; any
- * filter reads the version's rows. `media_type=IMAGE,VIDEO_FRAME` filters nothing out, so after every kind of change
- * both must answer the same page, and the head must hold summaries (else the first page was not read from them).
+ * An unfiltered, size-sorted Explore page is read from the cluster summaries stored with the head version, and a page
+ * filtered by one tag or label from its facet summaries (every facet here: the floor is one media); any other filter
+ * reads the version's rows. `media_type=IMAGE,VIDEO_FRAME` filters nothing out, so after every kind of change both
+ * must answer the same page, and the head must hold summaries (else the first page was not read from them).
  */
 
 let server: TestServer;
@@ -64,6 +67,38 @@ async function expectSummariesRight(id: string, media: number, withViews = true)
   return page(id, 'threshold=0&previews_limit=20');
 }
 
+/** The head's facet summaries, once written, answer every page filtered by one of `facets` ('tag:pet') as the rows do. */
+async function expectFacetsRight(id: string, facets: string[]) {
+  const { db } = server.loupe.container.database;
+  const versionId = await head(id);
+  await waitFor(
+    async () => ((await sql<{ n: number }>`select count(*)::int as n from version_facets where version_id = ${versionId}::uuid`.execute(db)).rows[0]!.n === 1 ? true : undefined),
+    { timeout: 30_000, what: 'the head facet summaries' },
+  );
+  const { rows } = await sql<{ facet: string }>`select facet || ':' || value as facet from facet_totals where version_id = ${versionId}::uuid order by 1`.execute(db);
+  expect(rows.map((r) => r.facet)).toEqual([...facets].sort());
+  for (const facet of facets) {
+    const [kind, value] = facet.split(':') as [string, string];
+    const filter = `${kind === 'tag' ? 'tags' : 'labels'}=${encodeURIComponent(value)}`;
+    for (let threshold = 0; threshold <= 4; threshold++) {
+      for (const previews of [1, 20, 1000]) {
+        const query = `${filter}&threshold=${threshold}&previews_limit=${previews}`;
+        const summarised = await page(id, query);
+        expect(summarised.clusters.length).toBeGreaterThan(0);
+        expect(summarised).toEqual(await page(id, `${query}&media_type=IMAGE,VIDEO_FRAME`));
+      }
+    }
+    const past = `${filter}&threshold=0&page_number=1`;
+    expect(await page(id, past)).toEqual(await page(id, `${past}&media_type=IMAGE`));
+  }
+}
+
+/** Forgets the facet summaries of a version, as if written before they existed. */
+async function dropFacets(versionId: string, trx?: Db): Promise<void> {
+  if (!trx) return server.loupe.container.database.db.transaction().execute((t) => dropFacets(versionId, t));
+  for (const table of ['version_facets', 'facet_totals', 'facet_summaries']) await sql`delete from ${sql.table(table)} where version_id = ${versionId}::uuid`.execute(trx);
+}
+
 async function addMedia(files: UploadFile[], reindex: boolean) {
   const body = form(files);
   if (reindex) body.append('auto_reindex', 'true');
@@ -76,7 +111,7 @@ async function addMedia(files: UploadFile[], reindex: boolean) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ env: { FACET_SUMMARY_MIN_MEDIA: '1' } });
   owner = await server.createUser();
   const created = await createDataset(server, owner, 'summaries', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg')]]);
   expect(created.dataset.status_new).toBe('READY');
@@ -119,9 +154,28 @@ describe('cluster summaries stay right', { shuffle: false }, () => {
     const dogs = after.clusters.find((c: { previews: Array<{ file_name: string }> }) => c.previews.some((p) => p.file_name === 'dog.jpg'));
     expect(dogs.user_tags).toEqual(['pet']);
     expect(after.clusters.find((c: { labels: string[] }) => c.labels.includes('animal')).previews.map((p: { file_name: string }) => p.file_name)).toEqual(['horses.jpg']);
+    await expectFacetsRight(datasetId, ['tag:pet', 'label:animal']);
+    const petPage = await page(datasetId, 'tags=pet&threshold=0');
+    expect(petPage.clusters.flatMap((c: { previews: Array<{ file_name: string }> }) => c.previews.map((p) => p.file_name)).sort()).toEqual(['dog-half.jpg', 'dog.jpg']);
+    // Above a floor of two media, the label on one is not summarised: its pages come from the rows.
+    const { db } = server.loupe.container.database;
+    const versionId = await head(datasetId);
+    const animal = await page(datasetId, 'labels=animal&threshold=0');
+    // Dropped and written again in one transaction, so the sweep never sees the head without them meanwhile.
+    await db.transaction().execute(async (trx) => {
+      await dropFacets(versionId, trx);
+      expect(await summariseHeadFacetsIn(trx, datasetId, 2)).toBe(true);
+      expect(await summariseHeadFacetsIn(trx, datasetId, 2)).toBe(false);
+    });
+    const { rows } = await sql<{ facet: string }>`select facet || ':' || value as facet from facet_totals where version_id = ${versionId}::uuid`.execute(db);
+    expect(rows.map((r) => r.facet)).toEqual(['tag:pet']);
+    expect(await page(datasetId, 'labels=animal&threshold=0')).toEqual(animal);
+    expect(await page(datasetId, 'tags=pet&threshold=0')).toEqual(petPage);
     const removed = await server.api(owner.token, 'POST', url('/media/tags/remove'), { tags: ['pet'], media_ids: [ids.get('dog.jpg')] });
     expect(removed.body).toEqual({ matched: 1, changed: 1 });
     await expectSummariesRight(datasetId, 6);
+    await expectFacetsRight(datasetId, ['tag:pet', 'label:animal']);
+    expect((await page(datasetId, 'tags=pet&threshold=0')).clusters.flatMap((c: { previews: Array<{ file_name: string }> }) => c.previews.map((p) => p.file_name))).toEqual(['dog-half.jpg']);
   });
 
   it('after custom metadata is imported', async () => {
@@ -129,6 +183,7 @@ describe('cluster summaries stay right', { shuffle: false }, () => {
     expect(res.status, res.text).toBe(202);
     await waitForTask(server, owner, datasetId, res.body.task_id, hasStatus('COMPLETED'), 'import done', 30_000);
     await expectSummariesRight(datasetId, 6);
+    await expectFacetsRight(datasetId, ['tag:pet', 'label:animal']);
   });
 
   it('after a snapshot is restored', async () => {
@@ -138,6 +193,8 @@ describe('cluster summaries stay right', { shuffle: false }, () => {
     await waitForDataset(server, owner, datasetId, ['READY']);
     const restored = await expectSummariesRight(datasetId, 3);
     expect(restored.clusters.flatMap((c: { previews: Array<{ file_name: string }> }) => c.previews.map((p) => p.file_name)).sort()).toEqual(['dog.jpg', 'horses.jpg', 'person.jpg']);
+    await expectFacetsRight(datasetId, []);
+    expect((await page(datasetId, 'tags=pet')).clusters).toEqual([]);
   });
 
   it('in a clone', async () => {
@@ -149,22 +206,30 @@ describe('cluster summaries stay right', { shuffle: false }, () => {
     await waitForDataset(server, owner, clone.id, ['READY']);
     const cloned = await expectSummariesRight(clone.id, 3);
     expect(cloned).toEqual(await page(datasetId, 'threshold=0&previews_limit=20'));
+    await expectFacetsRight(clone.id, []);
   });
 
   it('for a head written before summaries existed: its pages come from the rows until the sweep summarises it', async () => {
     const { db } = server.loupe.container.database;
+    const tagged = await server.api(owner.token, 'POST', url('/media/tags'), { tags: ['kept'], media_ids: [ids.get('dog.jpg')] });
+    expect(tagged.body).toEqual({ matched: 1, changed: 1 });
+    await expectFacetsRight(datasetId, ['tag:kept']);
     const before = await page(datasetId, 'threshold=0&previews_limit=20');
+    const keptPage = await page(datasetId, 'tags=kept&threshold=0');
     const versionId = await head(datasetId);
     await db.transaction().execute(async (trx) => {
       await sql`delete from cluster_summaries where version_id = ${versionId}::uuid`.execute(trx);
       await sql`delete from version_summaries where version_id = ${versionId}::uuid`.execute(trx);
     });
+    await dropFacets(versionId);
+    expect(await page(datasetId, 'tags=kept&threshold=0')).toEqual(keptPage);
     expect(await page(datasetId, 'threshold=0&previews_limit=20')).toEqual(before);
     await waitFor(
       async () => ((await sql<{ n: number }>`select count(*)::int as n from version_summaries where version_id = ${versionId}::uuid`.execute(db)).rows[0]!.n === 1 ? true : undefined),
       { timeout: 30_000, what: 'the summaries sweep' },
     );
     expect(await expectSummariesRight(datasetId, 3)).toEqual(before);
+    await expectFacetsRight(datasetId, ['tag:kept']);
   });
 });
 
@@ -179,11 +244,16 @@ describe('cluster summaries of detected objects', () => {
     const objects = enriched.clusters.reduce((n: number, c: { n_objects: number }) => n + c.n_objects, 0);
     expect(objects).toBe((await server.api(owner.token, 'GET', `/api/v1/dataset/${copyId}`)).body.n_objects);
     expect(objects).toBeGreaterThanOrEqual(2);
+    // Every member is a preview here, so the clusters' labels are every detected object's.
+    const labelsOf = (p: { clusters: Array<{ labels: string[] }> }) => [...new Set(p.clusters.flatMap((c) => c.labels))].map((l) => `label:${l}`);
+    expect(labelsOf(enriched)).toContain('label:dog');
+    await expectFacetsRight(copyId, labelsOf(enriched));
 
     const dog = (await page(copyId, 'entity_type=OBJECTS&threshold=0&labels=dog&previews_limit=20')).clusters[0].previews.find((o: { file_name: string }) => o.file_name === 'dog.jpg');
     const relabelled = await server.api(owner.token, 'PUT', url('/objects/label', copyId), { object_ids: [dog.object_id], label: 'golden retriever' });
     expect(relabelled.body).toEqual({ matched: 1, changed: 1 });
     const after = await expectSummariesRight(copyId, 2, false);
     expect(after.clusters.find((c: { labels: string[] }) => c.labels.includes('golden retriever')).previews.map((p: { file_name: string }) => p.file_name)).toEqual(['dog.jpg']);
+    await expectFacetsRight(copyId, labelsOf(after));
   });
 });

@@ -22,6 +22,7 @@ import * as m0031 from './migrations/0031-cluster-summaries.js';
 import * as m0032 from './migrations/0032-filter-indexes.js';
 import * as m0034 from './migrations/0034-filtered-explore-indexes.js';
 import * as m0035 from './migrations/0035-uniqueness-index-partial.js';
+import * as m0036 from './migrations/0036-facet-summaries.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0032-filter-indexes': m0032,
   '0034-filtered-explore-indexes': m0034,
   '0035-uniqueness-index-partial': m0035,
+  '0036-facet-summaries': m0036,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

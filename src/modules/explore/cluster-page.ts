@@ -4,6 +4,7 @@ import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
 import { summaryState } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
 import { MEDIA_TEXT, filtersSql, readsMedia, tsQuery, wideRows } from './explore-filters.js';
+import { facetPage, singleFacet } from './facet-page.js';
 import { summaryPage } from './summary-page.js';
 import type { Candidates, ExplorePageQuery, ExploreRow } from './explore-rows.js';
 
@@ -63,6 +64,11 @@ export function versionRows(versionId: string): RawBuilder<unknown> {
 export async function clusterPage(db: Db, q: ExplorePageQuery): Promise<{ rows: ExploreRow[]; totalClusters: number }> {
   if (!q.candidates && q.sort === 'size' && isEmptyFilters(q.filters)) {
     const summarised = await summaryPage(db, { ...q, clustersPerPage: CLUSTERS_PER_PAGE });
+    if (summarised) return summarised;
+  }
+  const facet = !q.candidates && q.sort === 'size' ? singleFacet(q.filters) : undefined;
+  if (facet) {
+    const summarised = await facetPage(db, { ...q, ...facet, clustersPerPage: CLUSTERS_PER_PAGE });
     if (summarised) return summarised;
   }
   const cluster = clusterColumn(q.level);

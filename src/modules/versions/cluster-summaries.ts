@@ -7,10 +7,10 @@ export const SUMMARY_PREVIEWS = 20;
 /** Advisory locks on `prefix || version id` keep two transactions from summarising one version. */
 const LOCK_PREFIX = 'summaries:';
 
-const LEVELS = Array.from({ length: CLUSTER_LEVELS }, (_, level) => level);
+export const LEVELS = Array.from({ length: CLUSTER_LEVELS }, (_, level) => level);
 
 /** Explore's member order for a size-sorted page without a text query (explore/cluster-page.ts, groupedPage). */
-const MEMBER_ORDER = sql`cardinality(m.quality_flags) asc, (coalesce(m.width, 0)::int8 * coalesce(m.height, 0)) desc, w.uniqueness_score desc nulls last, w.media_id`;
+export const MEMBER_ORDER = sql`cardinality(m.quality_flags) asc, (coalesce(m.width, 0)::int8 * coalesce(m.height, 0)) desc, w.uniqueness_score desc nulls last, w.media_id`;
 
 /**
  * The wide rows of a version: its own, and its base's it does not hold itself (a fork copies them, too). `inline`
@@ -174,10 +174,11 @@ async function buildDelta(trx: Db, versionId: string, baseId: string, reference:
   await insertState(trx, versionId, baseId, counts);
 }
 
-/** The row of media `c.media_id` in a version: its own, else its base's. */
-function rowOf(versionId: string, baseId: string | null): RawBuilder<unknown> {
-  const own = sql`select r.* from version_rows r where r.version_id = ${versionId}::uuid and r.media_id = c.media_id`;
-  return baseId ? sql`(${own} union all select b.* from version_rows b where b.version_id = ${baseId}::uuid and b.media_id = c.media_id limit 1)` : sql`(${own} limit 1)`;
+/** The row of media `<alias>.media_id` in a version: its own, else its base's. */
+export function rowOf(versionId: string, baseId: string | null, alias = 'c'): RawBuilder<unknown> {
+  const media = sql.ref(`${alias}.media_id`);
+  const own = sql`select r.* from version_rows r where r.version_id = ${versionId}::uuid and r.media_id = ${media}`;
+  return baseId ? sql`(${own} union all select b.* from version_rows b where b.version_id = ${baseId}::uuid and b.media_id = ${media} limit 1)` : sql`(${own} limit 1)`;
 }
 
 /**

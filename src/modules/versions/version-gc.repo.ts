@@ -57,6 +57,8 @@ export class VersionGcRepo {
       await trx.deleteFrom('annotation_rows').where('version_id', 'in', ids).execute();
       await trx.deleteFrom('field_rows').where('version_id', 'in', ids).execute();
       await sql`delete from cluster_summaries where version_id = any(${ids}::uuid[])`.execute(trx);
+      await sql`delete from facet_summaries where version_id = any(${ids}::uuid[])`.execute(trx);
+      await sql`delete from facet_totals where version_id = any(${ids}::uuid[])`.execute(trx);
       await trx.deleteFrom('versions').where('id', 'in', ids).execute();
       const media = await deleteUnreferencedMedia(trx, 'gc_media');
       return { snapshotsPurged: Number(purged.numDeletedRows), versionsDeleted: ids.length, mediaDeleted: media };
