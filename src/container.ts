@@ -33,7 +33,7 @@ import { TasksService } from './modules/tasks/tasks.service.js';
 import { VersionsRepo } from './modules/versions/versions.repo.js';
 import { VersionGcRepo } from './modules/versions/version-gc.repo.js';
 import { summariseOneHead } from './modules/versions/cluster-summaries.js';
-import { FACETS_JOB, summariseHeadFacets, summariseOneHeadFacets } from './modules/versions/facet-summaries.js';
+import { HEAD_SUMMARIES_JOB, summariseHeadFacets, summariseOneHeadFacets } from './modules/versions/facet-summaries.js';
 import { SnapshotsRepo } from './modules/snapshots/snapshots.repo.js';
 import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import { ExportsRepo } from './modules/exports/exports.repo.js';
@@ -228,7 +228,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       summariseOneHeadFacets: () => summariseOneHeadFacets(db, config.facetSummaryFloor),
       log,
     },
-    [FACETS_JOB]: { summariseHeadFacets: (datasetId: string) => summariseHeadFacets(db, datasetId, config.facetSummaryFloor) },
+    [HEAD_SUMMARIES_JOB]: { summariseHeadFacets: (datasetId: string) => summariseHeadFacets(db, datasetId, config.facetSummaryFloor) },
   };
 
   // After a reconnect, what was announced meanwhile is lost: drop caches, read notifications and batches again.

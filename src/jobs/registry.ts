@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../adapters/db/database.js';
 import { TASK_TYPES, type TaskType } from '../core/tasks.js';
 import { EXPORT_JOB } from '../modules/exports/exports.repo.js';
-import { FACETS_JOB } from '../modules/versions/facet-summaries.js';
+import { HEAD_SUMMARIES_JOB } from '../modules/versions/facet-summaries.js';
 import { customMetadataJob } from './custom-metadata.job.js';
 import { datasetCreationJob } from './dataset-creation.job.js';
 import { enrichmentJob } from './enrichment.job.js';
@@ -75,7 +75,7 @@ const JOBS = {
   SNAPSHOT_CLONE: task(snapshotCloneJob),
   LABEL_PROPAGATION: task(labelPropagationJob),
   [EXPORT_JOB]: payload((deps: ExportJobDeps) => (body, signal) => runExport(deps, (body as { exportId: string }).exportId, signal)),
-  [FACETS_JOB]: payload((deps: FacetsJobDeps) => async (body) => {
+  [HEAD_SUMMARIES_JOB]: payload((deps: FacetsJobDeps) => async (body) => {
     await deps.summariseHeadFacets((body as { datasetId: string }).datasetId);
   }),
   'sweep-expired-exports': sweep(expiredExportsSweep),
@@ -92,7 +92,7 @@ type DepsOf<J> = J extends { make: (deps: infer D) => unknown } ? D : never;
 export type JobDeps = { [Name in keyof Declared]: DepsOf<Declared[Name]> };
 
 /** Every job name the worker must have a handler for: each task type, the export job, each sweep. */
-export const REQUIRED_JOBS: readonly string[] = [...TASK_TYPES, EXPORT_JOB, FACETS_JOB, ...SWEEP_NAMES];
+export const REQUIRED_JOBS: readonly string[] = [...TASK_TYPES, EXPORT_JOB, HEAD_SUMMARIES_JOB, ...SWEEP_NAMES];
 
 /** The declared jobs built from their dependencies; `overrides` replace the task handlers of the same types (tests). */
 export function declaredJobs(deps: JobDeps, overrides: readonly JobDefinition[] = []): RegisteredJob[] {

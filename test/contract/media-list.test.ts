@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeListAnchors } from '../../src/modules/media/list-anchors.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 import { createDataset, generatedJpegs } from '../support/ingest.js';
 
@@ -60,5 +62,27 @@ describe('media list', () => {
     expect(after.map((m) => m.media_id)).toEqual(before);
     expect(after.filter((m) => m.tags.includes('kept')).map((m) => m.media_id)).toEqual(tagged);
     expect((await list('limit=2&offset=12')).body).toMatchObject({ total: 13, media: [{ media_id: before[12] }] });
+  });
+
+  it('answers every page the same from list anchors (a page starts at the last anchor before its offset)', async () => {
+    const { db } = server.loupe.container.database;
+    const before = ((await list('limit=100')).body.media as Listed[]).map((m) => m.media_id);
+    const head = (await db.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).executeTakeFirstOrThrow()).head_version_id!;
+    for (const stride of [2, 3, 12]) {
+      await db.transaction().execute(async (trx) => {
+        await sql`delete from media_list_anchors where version_id = ${head}::uuid`.execute(trx);
+        await writeListAnchors(trx, head, stride);
+      });
+      const { rows } = await sql<{ media_type: string; position: number }>`select media_type, position from media_list_anchors
+        where version_id = ${head}::uuid order by media_type, position`.execute(db);
+      const positions = Array.from({ length: Math.floor(12 / stride) }, (_, i) => (i + 1) * stride);
+      expect(rows).toEqual([...positions.map((position) => ({ media_type: '', position })), ...positions.map((position) => ({ media_type: 'IMAGE', position }))]);
+      for (const limit of [1, 4, 5]) {
+        expect((await pages(limit)).map((m) => m.media_id)).toEqual(before);
+        expect((await pages(limit, '&media_type=IMAGE')).map((m) => m.media_id)).toEqual(before);
+      }
+      expect((await list('limit=5&offset=7&media_type=VIDEO')).body).toEqual({ media: [], total: 0 });
+      expect((await list('limit=5&offset=13')).body).toEqual({ media: [], total: 13 });
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { NewMedia } from '../../adapters/db/schema.js';
 import type { MediaEmbedding } from '../../adapters/media/image.js';
 import { vectorToBytes } from '../../adapters/vectors/vector-bytes.js';
 import { wideRows } from '../versions/cluster-summaries.js';
+import { type ListAnchor, listAnchor } from './list-anchors.js';
 
 /** What the version's index says about a media item. */
 const INDEX_COLUMNS = [
@@ -62,8 +63,9 @@ export class MediaRepo {
     const base = await this.db.selectFrom('version_bases').select('base_id').where('version_id', '=', head).executeTakeFirst();
     const ofType = (alias: string) =>
       page.mediaType ? sql`and exists (select 1 from media m where m.id = ${sql.ref(`${alias}.media_id`)} and m.media_type = ${page.mediaType})` : sql``;
+    const anchor = await listAnchor(this.db, head, page.mediaType ?? '', page.offset);
     const [picked, total] = await Promise.all([
-      base ? this.db.transaction().execute((trx) => this.pageIds(trx, head, base.base_id, page, ofType)) : this.pageIds(this.db, head, null, page, ofType),
+      base ? this.db.transaction().execute((trx) => this.pageIds(trx, head, base.base_id, page, ofType, anchor)) : this.pageIds(this.db, head, null, page, ofType, anchor),
       this.total(
         head,
         page.mediaType ?? '',
@@ -93,20 +95,31 @@ export class MediaRepo {
    * The ids of a page: the head's own rows and, named by its id, those of its base it does not hold, each arm walking
    * its index in the list's order (version_id, media_created_at, media_id) no further than the page's end. The base
    * arm skips the head's own media through a hash of them (work_mem raised for it): an anti-join there was hashed and
-   * the whole base sorted (100k: 96 ms a first page, 187 ms a middle one).
+   * the whole base sorted (100k: 96 ms a first page, 187 ms a middle one). Given the head's list anchor at or before
+   * the offset (list-anchors.ts), each arm starts at its key and the page skips only the media between.
    */
-  private async pageIds(db: Db, head: string, baseId: string | null, page: { limit: number; offset: number }, ofType: (alias: string) => RawBuilder<unknown>) {
-    const end = page.offset + page.limit;
+  private async pageIds(
+    db: Db,
+    head: string,
+    baseId: string | null,
+    page: { limit: number; offset: number },
+    ofType: (alias: string) => RawBuilder<unknown>,
+    anchor: ListAnchor | undefined,
+  ) {
+    const offset = page.offset - (anchor?.position ?? 0);
+    const end = offset + page.limit;
+    const from = (alias: string) =>
+      anchor ? sql`and (${sql.ref(`${alias}.media_created_at`)}, ${sql.ref(`${alias}.media_id`)}) >= (${anchor.createdAt}::timestamptz, ${anchor.mediaId}::uuid)` : sql``;
     if (baseId) await setWorkMem(db, '64MB');
     const inherited = baseId
-      ? sql`union all (select b.media_id, b.media_created_at from version_rows b where b.version_id = ${baseId}::uuid ${ofType('b')}
+      ? sql`union all (select b.media_id, b.media_created_at from version_rows b where b.version_id = ${baseId}::uuid ${ofType('b')} ${from('b')}
           and b.media_id not in (select o.media_id from version_rows o where o.version_id = ${head}::uuid)
           order by b.media_created_at, b.media_id limit ${end})`
       : sql``;
     const { rows } = await sql<{ id: string }>`select s.media_id as id from (
-        (select r.media_id, r.media_created_at from version_rows r where r.version_id = ${head}::uuid ${ofType('r')}
+        (select r.media_id, r.media_created_at from version_rows r where r.version_id = ${head}::uuid ${ofType('r')} ${from('r')}
           order by r.media_created_at, r.media_id limit ${end}) ${inherited}) s
-      order by s.media_created_at, s.media_id limit ${page.limit} offset ${page.offset}`.execute(db);
+      order by s.media_created_at, s.media_id limit ${page.limit} offset ${offset}`.execute(db);
     return rows;
   }
 

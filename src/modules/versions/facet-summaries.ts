@@ -1,11 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import { addJob } from '../../adapters/queue/graphile-queue.js';
-import { LEVELS, MEMBER_ORDER, SUMMARY_PREVIEWS, rowOf } from './cluster-summaries.js';
+import { writeListAnchors } from '../media/list-anchors.js';
+import { LEVELS, MEMBER_ORDER, SUMMARY_PREVIEWS, rowOf, summaryState } from './cluster-summaries.js';
 import { TAGS_AND_LABELS, layerRows } from './version-annotations.js';
 
-/** The job that writes a dataset head's facet summaries once it is the head (payload: `{ datasetId }`). */
-export const FACETS_JOB = 'summarise-facets';
+/**
+ * The job that writes what a dataset head's pages read beyond its cluster summaries once it is the head: its facet
+ * summaries and its media list's anchors (payload: `{ datasetId }`).
+ */
+export const HEAD_SUMMARIES_JOB = 'summarise-head';
 /** Advisory locks on `prefix || version id` keep two transactions from summarising one version's facets. */
 const LOCK_PREFIX = 'facets:';
 
@@ -14,7 +18,7 @@ export type Facet = 'tag' | 'label';
 
 /** Queues the summaries of the dataset's head facets, in the transaction that changes the head; one job per dataset waits. */
 export async function queueFacetSummaries(trx: Db, datasetId: string): Promise<void> {
-  await addJob(trx, FACETS_JOB, { datasetId }, { key: `${LOCK_PREFIX}${datasetId}` });
+  await addJob(trx, HEAD_SUMMARIES_JOB, { datasetId }, { key: `${LOCK_PREFIX}${datasetId}` });
 }
 
 /** Per level, how many clusters have members with the facet's value in the version; undefined when not summarised. */
@@ -40,9 +44,10 @@ function facetPairs(annotations: RawBuilder<unknown>, rows: RawBuilder<unknown>)
 
 /**
  * Writes the facet summaries of a version (migration 0036): for each tag and label that at least `floor` of its
- * media carry, per level, the clusters those media fall in with their counts and first members in Explore's order,
- * as cluster-summaries.ts does for all members. Cost: a read of the version's annotations and detected objects, and
- * a probe of the row and the media of each member of a summarised facet.
+ * media carry (the most common first, their members together no more than its clustered media), per level, the
+ * clusters those media fall in with their counts and first members in Explore's order, as cluster-summaries.ts does
+ * for all members. Cost: a read of the version's annotations and detected objects, and a probe of the row and the
+ * media of each member of a summarised facet.
  */
 async function writeFacets(trx: Db, versionId: string, floor: number): Promise<void> {
   const base = await trx.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
@@ -53,6 +58,9 @@ async function writeFacets(trx: Db, versionId: string, floor: number): Promise<v
         and not exists (select 1 from version_rows o where o.version_id = ${versionId}::uuid and o.media_id = b.media_id))`
     : sql`(${own})`;
   const annotations = await layerRows(trx, TAGS_AND_LABELS, versionId);
+  // The most common facets first, until their members would outnumber the version's clustered media: a dataset whose
+  // every media carries many common tags would otherwise write summaries many times its own size at each change.
+  const cap = Math.max(floor, (await summaryState(trx, versionId))?.n_media[0] ?? 0);
   const perLevel = LEVELS.map(
     (level) => sql`select facet, value, ${level}::int2 as level, cluster_l${sql.raw(String(level))} as cluster_id, count(*)::int as size,
       count(*) filter (where media_type = 'IMAGE')::int as n_images, count(distinct parent_media_id)::int as n_videos,
@@ -65,7 +73,9 @@ async function writeFacets(trx: Db, versionId: string, floor: number): Promise<v
   await setWorkMem(trx, '256MB');
   await sql`insert into facet_summaries (version_id, facet, value, level, cluster_id, size, n_images, n_videos, n_objects, best_uniqueness, previews)
     with pairs as materialized (${facetPairs(annotations, rows)}),
-    popular as (select facet, value from pairs group by facet, value having count(*) >= ${floor}::int),
+    counted as (select facet, value, count(*) as n from pairs group by facet, value having count(*) >= ${floor}::int),
+    popular as (select facet, value from (select facet, value, sum(n) over (order by n desc, facet, value) as running from counted) c
+      where running <= ${cap}::int8),
     members as materialized (
       select p.facet, p.value, w.media_id, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4, w.uniqueness_score,
         coalesce(jsonb_array_length(w.objects), 0) as n_objects, m.media_type, m.parent_media_id,
@@ -85,8 +95,9 @@ async function writeFacets(trx: Db, versionId: string, floor: number): Promise<v
 }
 
 /**
- * Summarises the facets of the dataset's head unless they are written (or a transaction is writing them); returns
- * whether it wrote them. A head that changes meanwhile queues its own job.
+ * Summarises the facets of the dataset's head, and writes its media list's anchors, unless they are written (or a
+ * transaction is writing them: `version_facets` marks both); returns whether it wrote them. A head that changes
+ * meanwhile queues its own job.
  */
 export async function summariseHeadFacets(db: Db, datasetId: string, floor: number): Promise<boolean> {
   return db.transaction().execute((trx) => summariseHeadFacetsIn(trx, datasetId, floor));
@@ -104,6 +115,7 @@ export async function summariseHeadFacetsIn(trx: Db, datasetId: string, floor: n
   const { rows: written } = await sql`select 1 from version_facets where version_id = ${head}::uuid`.execute(trx);
   if (written.length > 0) return false;
   await writeFacets(trx, head, floor);
+  await writeListAnchors(trx, head);
   return true;
 }
 
