@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Loupe } from '../../src/server.js';
 
 /** The tables a dataset's media, versions, annotations and tasks live in. */
-const TABLES = ['media', 'media_embeddings', 'version_rows', 'annotation_rows', 'field_rows', 'versions', 'snapshots', 'tasks', 'notifications', 'saved_views', 'version_indexes', 'cluster_summaries', 'version_summaries', 'media_list_totals', 'saved_view_counts'];
+const TABLES = ['media', 'media_embeddings', 'version_rows', 'annotation_rows', 'field_rows', 'versions', 'snapshots', 'tasks', 'notifications', 'saved_views', 'version_indexes', 'cluster_summaries', 'version_summaries', 'media_list_totals', 'saved_view_counts', 'facet_summaries', 'facet_totals', 'media_list_anchors'];
 
 export interface TableSize {
   table: string;

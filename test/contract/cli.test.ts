@@ -42,7 +42,8 @@ describe('loupe CLI', () => {
     await expect(loupe(['user', 'create', '--email', 'not-an-email'])).rejects.toMatchObject({ code: 1 });
   });
 
-  it('works beside a running server on the same DATA_DIR, and its keys and tokens work there', async () => {
+  // Seven CLI processes start in turn (each loads the app): 22–29 s when the whole suite runs beside it on two cores.
+  it('works beside a running server on the same DATA_DIR, and its keys and tokens work there', { timeout: 60_000 }, async () => {
     const server = await startTestServer({ dataDir });
     try {
       const created = JSON.parse((await loupe(['user', 'create', '--email', 'cli-b@example.com', '--json'])).stdout);

@@ -17,11 +17,16 @@ const FLAGGED: Partial<Record<IssueType, string>> = { blur: 'blurry', dark: 'dar
 /** The columns of a version's wide rows that the filters and Explore's pages read. */
 const ROW_COLUMNS = ['media_id', 'cluster_l0', 'cluster_l1', 'cluster_l2', 'cluster_l3', 'cluster_l4', 'uniqueness_score', 'nn_similarity', 'is_outlier', 'duplicate_group', 'caption', 'objects', 'text_search'];
 
-/** One version's wide rows, as version_media's own arm reads them: its own rows, and its base's it does not hold itself. */
+/**
+ * One version's wide rows, as version_media's own arm reads them: its own rows, and its base's it does not hold itself.
+ * The own arm is skipped, by a check run once, when the version holds no rows itself (an edit or an import of
+ * annotations): a filter's ids probed it one by one for nothing (200k ids at 1M media: 0.54 s).
+ */
 export function wideRows(versionId: string): RawBuilder<unknown> {
   const columns = (alias: string) => sql.raw(ROW_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
   return sql`(
       select r.version_id, ${columns('r')} from version_rows r where r.version_id = ${versionId}::uuid
+        and exists (select 1 from version_rows h where h.version_id = ${versionId}::uuid)
       union all
       select v.version_id, ${columns('b')} from version_bases v join version_rows b on b.version_id = v.base_id
       where v.version_id = ${versionId}::uuid

@@ -16,9 +16,9 @@ const LOCK_PREFIX = 'facets:';
 /** What a facet summary counts the members of: those with a tag, or with a label (their own, or a detected object's). */
 export type Facet = 'tag' | 'label';
 
-/** Queues the summaries of the dataset's head facets, in the transaction that changes the head; one job per dataset waits. */
-export async function queueFacetSummaries(trx: Db, datasetId: string): Promise<void> {
-  await addJob(trx, HEAD_SUMMARIES_JOB, { datasetId }, { key: `${LOCK_PREFIX}${datasetId}` });
+/** Queues HEAD_SUMMARIES_JOB for the dataset, in the transaction that changes its head; one job per dataset waits. */
+export async function queueHeadSummaries(trx: Db, datasetId: string): Promise<void> {
+  await addJob(trx, HEAD_SUMMARIES_JOB, { datasetId }, { key: `${HEAD_SUMMARIES_JOB}:${datasetId}` });
 }
 
 /** Per level, how many clusters have members with the facet's value in the version; undefined when not summarised. */
@@ -68,8 +68,8 @@ async function writeFacets(trx: Db, versionId: string, floor: number): Promise<v
       (array_agg(media_id order by position))[1:${SUMMARY_PREVIEWS}::int] as previews
       from members where cluster_l${sql.raw(String(level))} is not null group by facet, value, 4`,
   );
-  // The members' sorts (Explore's order, then by cluster per level) spilled to disk in the default 4 MB: 200k members
-  // of two facets at 1M media, 17 s in all.
+  // The members' sorts (Explore's order, then by cluster per level) stay in memory: in the default 4 MB, 200k members
+  // of two facets at 1M media spilled ≈ 70 MB to disk (time alike: the cost is CPU, docs/scale.md).
   await setWorkMem(trx, '256MB');
   await sql`insert into facet_summaries (version_id, facet, value, level, cluster_id, size, n_images, n_videos, n_objects, best_uniqueness, previews)
     with pairs as materialized (${facetPairs(annotations, rows)}),

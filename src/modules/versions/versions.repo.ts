@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import { refreshClusterSummaries, versionRowsOf, wideRows } from './cluster-summaries.js';
-import { queueFacetSummaries } from './facet-summaries.js';
+import { queueHeadSummaries } from './facet-summaries.js';
 import { FULL_SET_FLOOR, carryAnnotations } from './version-annotations.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
@@ -224,7 +224,7 @@ export class VersionsRepo {
       await trx.updateTable('versions').set({ released_at: sql`now()` }).where('id', '=', previous.head_version_id).execute();
     }
     await refreshClusterSummaries(trx, versionId, previous.head_version_id);
-    if (previous.head_version_id !== versionId) await queueFacetSummaries(trx, datasetId);
+    if (previous.head_version_id !== versionId) await queueHeadSummaries(trx, datasetId);
   }
 
   async fieldTypes(db: Db, versionId: string): Promise<FieldTypes> {
