@@ -42,11 +42,11 @@ export interface JobDefinition {
   handler: TaskHandler;
 }
 
-/** A queue job that is no Task Manager task (an export): its payload, and a signal that fires on shutdown. */
+/** A queue job that is no Task Manager task (an export, a head's summaries): its payload, and a signal that fires on shutdown. */
 export type PayloadHandler = (payload: unknown, signal: AbortSignal) => Promise<void>;
 
-/** What the facet summaries' job needs: a dataset's head summarised, unless it is already. */
-export interface FacetsJobDeps {
+/** What the head summaries' job needs: a dataset's head summarised (facets, list anchors), unless it is already. */
+export interface HeadSummariesJobDeps {
   summariseHeadFacets(datasetId: string): Promise<boolean>;
 }
 
@@ -75,7 +75,7 @@ const JOBS = {
   SNAPSHOT_CLONE: task(snapshotCloneJob),
   LABEL_PROPAGATION: task(labelPropagationJob),
   [EXPORT_JOB]: payload((deps: ExportJobDeps) => (body, signal) => runExport(deps, (body as { exportId: string }).exportId, signal)),
-  [HEAD_SUMMARIES_JOB]: payload((deps: FacetsJobDeps) => async (body) => {
+  [HEAD_SUMMARIES_JOB]: payload((deps: HeadSummariesJobDeps) => async (body) => {
     await deps.summariseHeadFacets((body as { datasetId: string }).datasetId);
   }),
   'sweep-expired-exports': sweep(expiredExportsSweep),
@@ -91,7 +91,7 @@ type DepsOf<J> = J extends { make: (deps: infer D) => unknown } ? D : never;
 /** What each job needs, by job name: the container builds exactly this, no shared bag. */
 export type JobDeps = { [Name in keyof Declared]: DepsOf<Declared[Name]> };
 
-/** Every job name the worker must have a handler for: each task type, the export job, each sweep. */
+/** Every job name the worker must have a handler for: each task type, the export and head summaries jobs, each sweep. */
 export const REQUIRED_JOBS: readonly string[] = [...TASK_TYPES, EXPORT_JOB, HEAD_SUMMARIES_JOB, ...SWEEP_NAMES];
 
 /** The declared jobs built from their dependencies; `overrides` replace the task handlers of the same types (tests). */

@@ -40,8 +40,8 @@ export async function summaryPage(
 
 /**
  * The rows of a page whose clusters `clusters` reads from summaries (cluster_id, size, n_images, n_videos, n_objects
- * and previews; a page is ordered by size, largest first, then cluster_id): each cluster's first `previewsLimit` members, read by key. Undefined when the page
- * asks for more members than a summary keeps of one of its clusters.
+ * and previews; a page is ordered by size, largest first, then cluster_id): each cluster's first `previewsLimit`
+ * members, read by key. Undefined when the page asks for more members than a summary keeps of one of its clusters.
  */
 export async function summarisedRows(db: Db, versionId: string, clusters: RawBuilder<unknown>, previewsLimit: number): Promise<ExploreRow[] | undefined> {
   const rowsBase = await db.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
