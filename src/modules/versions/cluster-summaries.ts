@@ -39,17 +39,28 @@ function summariesOf(versionId: string, baseId: string | null, level: number): R
 }
 
 /**
+ * One summary row per level and cluster of the CTE `members` (the members in Explore's order, `position`; their
+ * clusters, counts and uniqueness), each group also split by `keys` (columns of `members`, first in each row):
+ * counts and the first SUMMARY_PREVIEWS members. `clusters` keeps only some clusters of a level.
+ */
+export function levelSummaries(keys: string[] = [], clusters: (level: number) => RawBuilder<boolean> = () => sql<boolean>`true`): RawBuilder<unknown> {
+  const leading = sql.raw(keys.map((k) => `${k}, `).join(''));
+  const perLevel = LEVELS.map((level) => {
+    const cluster = sql.raw(`cluster_l${level}`);
+    return sql`select ${leading}${level}::int2 as level, ${cluster} as cluster_id, count(*)::int as size,
+      count(*) filter (where media_type = 'IMAGE')::int as n_images, count(distinct parent_media_id)::int as n_videos,
+      sum(n_objects)::int as n_objects, max(uniqueness_score) as best_uniqueness,
+      (array_agg(media_id order by position))[1:${SUMMARY_PREVIEWS}::int] as previews
+      from members where ${cluster} is not null and ${clusters(level)} group by ${leading}${cluster}`;
+  });
+  return sql.join(perLevel, sql` union all `);
+}
+
+/**
  * Summarises the clusters of the version's rows `members` selects (over `w` and `m`): one row per cluster and
  * level, with its first SUMMARY_PREVIEWS members in Explore's order.
  */
 function insertSummaries(versionId: string, rows: RawBuilder<unknown>, members: RawBuilder<boolean>, clusters: (level: number) => RawBuilder<boolean>): RawBuilder<unknown> {
-  const perLevel = LEVELS.map(
-    (level) => sql`select ${level}::int2 as level, cluster_l${sql.raw(String(level))} as cluster_id, count(*)::int as size,
-      count(*) filter (where media_type = 'IMAGE')::int as n_images, count(distinct parent_media_id)::int as n_videos,
-      sum(n_objects)::int as n_objects, max(uniqueness_score) as best_uniqueness,
-      (array_agg(media_id order by position))[1:${SUMMARY_PREVIEWS}::int] as previews
-      from members where cluster_l${sql.raw(String(level))} is not null and ${clusters(level)} group by 2`,
-  );
   return sql`insert into cluster_summaries (version_id, level, cluster_id, size, n_images, n_videos, n_objects, best_uniqueness, previews)
     with members as materialized (
       select w.media_id, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4, w.uniqueness_score,
@@ -58,7 +69,7 @@ function insertSummaries(versionId: string, rows: RawBuilder<unknown>, members: 
       from ${rows} w join media m on m.id = w.media_id
       where m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${members}
     )
-    select ${versionId}::uuid, s.* from (${sql.join(perLevel, sql` union all `)}) s`;
+    select ${versionId}::uuid, s.* from (${levelSummaries([], clusters)}) s`;
 }
 
 /** Per level: clusters with members, the media in them (images and video frames), and the images among those. */

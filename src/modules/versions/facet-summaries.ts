@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import { addJob } from '../../adapters/queue/graphile-queue.js';
 import { writeListAnchors } from '../media/list-anchors.js';
-import { LEVELS, MEMBER_ORDER, SUMMARY_PREVIEWS, rowOf, summaryState } from './cluster-summaries.js';
+import { LEVELS, MEMBER_ORDER, levelSummaries, rowOf, summaryState, wideRows } from './cluster-summaries.js';
 import { TAGS_AND_LABELS, layerRows } from './version-annotations.js';
 
 /**
@@ -52,27 +52,15 @@ function facetPairs(annotations: RawBuilder<unknown>, rows: RawBuilder<unknown>)
 async function writeFacets(trx: Db, versionId: string, floor: number): Promise<void> {
   const base = await trx.selectFrom('version_bases').select('base_id').where('version_id', '=', versionId).executeTakeFirst();
   const baseId = base?.base_id ?? null;
-  const own = sql`select r.* from version_rows r where r.version_id = ${versionId}::uuid and r.objects is not null`;
-  const rows = baseId
-    ? sql`(${own} union all select b.* from version_rows b where b.version_id = ${baseId}::uuid and b.objects is not null
-        and not exists (select 1 from version_rows o where o.version_id = ${versionId}::uuid and o.media_id = b.media_id))`
-    : sql`(${own})`;
   const annotations = await layerRows(trx, TAGS_AND_LABELS, versionId);
   // The most common facets first, until their members would outnumber the version's clustered media: a dataset whose
   // every media carries many common tags would otherwise write summaries many times its own size at each change.
   const cap = Math.max(floor, (await summaryState(trx, versionId))?.n_media[0] ?? 0);
-  const perLevel = LEVELS.map(
-    (level) => sql`select facet, value, ${level}::int2 as level, cluster_l${sql.raw(String(level))} as cluster_id, count(*)::int as size,
-      count(*) filter (where media_type = 'IMAGE')::int as n_images, count(distinct parent_media_id)::int as n_videos,
-      sum(n_objects)::int as n_objects, max(uniqueness_score) as best_uniqueness,
-      (array_agg(media_id order by position))[1:${SUMMARY_PREVIEWS}::int] as previews
-      from members where cluster_l${sql.raw(String(level))} is not null group by facet, value, 4`,
-  );
   // The members' sorts (Explore's order, then by cluster per level) stay in memory: in the default 4 MB, 200k members
   // of two facets at 1M media spilled ≈ 70 MB to disk (time alike: the cost is CPU, docs/scale.md).
   await setWorkMem(trx, '256MB');
   await sql`insert into facet_summaries (version_id, facet, value, level, cluster_id, size, n_images, n_videos, n_objects, best_uniqueness, previews)
-    with pairs as materialized (${facetPairs(annotations, rows)}),
+    with pairs as materialized (${facetPairs(annotations, wideRows(versionId, baseId))}),
     counted as (select facet, value, count(*) as n from pairs group by facet, value having count(*) >= ${floor}::int),
     popular as (select facet, value from (select facet, value, sum(n) over (order by n desc, facet, value) as running from counted) c
       where running <= ${cap}::int8),
@@ -85,7 +73,7 @@ async function writeFacets(trx: Db, versionId: string, floor: number): Promise<v
       cross join lateral (select * from media where id = p.media_id limit 1) m
       where m.media_type in ('IMAGE', 'VIDEO_FRAME')
     )
-    select ${versionId}::uuid, s.* from (${sql.join(perLevel, sql` union all `)}) s
+    select ${versionId}::uuid, s.* from (${levelSummaries(['facet', 'value'])}) s
     order by s.facet, s.value, s.level, s.size desc, s.cluster_id`.execute(trx);
   const counts = LEVELS.map((level) => sql`count(*) filter (where level = ${level}::int2)::int`);
   await sql`insert into facet_totals (version_id, facet, value, n_clusters)
