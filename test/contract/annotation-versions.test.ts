@@ -133,6 +133,14 @@ describe('annotations are copied on write apart from the version rows', () => {
     const first = await headOf(datasetId);
     expect(await fieldLayout(first)).toEqual({ own: 0, set: 60_000, base: null });
     expect(await setTables()).toBe(setsBefore + 1);
+    // The set carries the GIN index of the field rows (0038), and an equal value is found through it.
+    const { rows: indexes } = await sql<{ indexdef: string }>`select indexdef from pg_indexes
+      where tablename = ${`field_sets_${first.replaceAll('-', '')}`} and indexdef like '%USING gin%'`.execute(db());
+    expect(indexes).toHaveLength(1);
+    const equal = encodeURIComponent(JSON.stringify([{ custom: { field: 'score', op: 'eq', value: 41_234 } }]));
+    const one = await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?threshold=0&vql=${equal}`);
+    expect(one.status, one.text).toBe(200);
+    expect(one.body.clusters.flatMap((c: { previews: Array<{ media_id: string }> }) => c.previews.map((p) => p.media_id))).toEqual([all[41_234]]);
 
     // Naming every media again writes a new set, whole, keeping the fields it does not name; a media named twice
     // (which breaks the set's key at first) takes its last row. Nothing holds the first set then: the sweep takes

@@ -24,6 +24,7 @@ import * as m0034 from './migrations/0034-filtered-explore-indexes.js';
 import * as m0035 from './migrations/0035-uniqueness-index-partial.js';
 import * as m0036 from './migrations/0036-facet-summaries.js';
 import * as m0037 from './migrations/0037-media-list-anchors.js';
+import * as m0038 from './migrations/0038-field-set-values-index.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0035-uniqueness-index-partial': m0035,
   '0036-facet-summaries': m0036,
   '0037-media-list-anchors': m0037,
+  '0038-field-set-values-index': m0038,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
