@@ -42,9 +42,10 @@ export const SEARCH_EXPANSION = 256;
 /**
  * The beam over a large index (LARGE_HNSW_PARAMS): its sparse links on many small clusters reach a query's cluster
  * only with a wide beam. Synthetic 480-d vectors at 1M (first 10 of 1,000 matches against exact search, 200 queries):
- * recall 0.37 at 1,024 (13 ms p50), 0.65 at 4,096 (55 ms), 0.85 at 16,384 (231 ms, too slow for a page).
+ * recall 0.37 at 1,024 (13 ms p50), 0.65 at 4,096 (55 ms), 0.85 at 16,384 (231 ms, too slow for a page). At 8,192 the
+ * scale bench measured 0.78 (0.63–0.66 at 4,096) and a similarity page at p95 217–225 ms (147–150), under its 300 ms.
  */
-export const LARGE_SEARCH_EXPANSION = 4096;
+export const LARGE_SEARCH_EXPANSION = 8192;
 
 export function searchExpansion(n: number): number {
   return n > LARGE_INDEX_FROM ? LARGE_SEARCH_EXPANSION : SEARCH_EXPANSION;
