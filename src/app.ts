@@ -113,10 +113,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   datasetsRoutes(app, { datasets });
   accessRoutes(app, { access });
   tasksRoutes(app, { tasks });
-  mediaRoutes(app, { media, auth, publicUrl: deps.publicUrl });
+  mediaRoutes(app, { media, auth, downloads: deps.services.downloads, publicUrl: deps.publicUrl });
   addMediaRoutes(app, { addMedia: deps.services.addMedia, processRoutes: deps.processRoutes ?? false });
   snapshotsRoutes(app, { snapshots: deps.services.snapshots });
-  exportsRoutes(app, { exports: deps.services.exports, auth, publicUrl: deps.publicUrl });
+  exportsRoutes(app, { exports: deps.services.exports, auth, downloads: deps.services.downloads, publicUrl: deps.publicUrl });
   enrichmentRoutes(app, { enrichment: deps.services.enrichment });
   viewsRoutes(app, { views: deps.services.views });
   annotationsRoutes(app, { annotations: deps.services.annotations });

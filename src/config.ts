@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type S3BlobLocation, parseBlobUrl } from './adapters/blobs/s3-blob-store.js';
 import { defaultSharedBuffersMb } from './adapters/db/embedded-postgres.js';
 
 export type Role = 'api' | 'worker' | 'all';
@@ -54,6 +55,11 @@ export interface Config {
     /** An OpenAI-compatible vision endpoint that adds a CAPTION_IMAGES model; null when not configured. */
     openai: { baseUrl: string; model: string; apiKey: string | null; timeoutMs: number; retries: number; concurrency: number } | null;
   };
+  /**
+   * Where blobs live: `s3` (BLOB_URL=s3://bucket/prefix, read with the AWS_* settings) or null for DATA_DIR/blobs.
+   * `proxy`: downloads pass the bytes through the API instead of redirecting to a presigned URL.
+   */
+  blobs: { s3: S3BlobLocation | null; proxy: boolean };
   /** The AWS_* settings object-storage sources read (region, endpoint, credentials); never logged. */
   objectStorageEnv: NodeJS.ProcessEnv;
 }
@@ -142,6 +148,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     return key;
   };
 
+  const blobUrl = (): S3BlobLocation | null => {
+    const raw = value('BLOB_URL');
+    if (raw === undefined) return null;
+    const location = parseBlobUrl(raw);
+    if (!location) problems.push(`BLOB_URL must be s3://bucket or s3://bucket/prefix (letters, digits, . _ - / in the prefix); got "${raw}"`);
+    return location;
+  };
+
   const openaiEndpoint = (): Config['enrichment']['openai'] => {
     const baseUrl = url('ENRICH_OPENAI_BASE_URL', ['http:', 'https:']);
     const model = value('ENRICH_OPENAI_MODEL');
@@ -201,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     indexThreads: integer('INDEX_THREADS', 2, 1, 64),
     addMedia: { enabled: flag('ADD_MEDIA_ENABLED', true), localRoots: roots('LOCAL_MEDIA_ROOTS') },
     enrichment: { threads: integer('ENRICH_THREADS', 2, 1, 64), openai: openaiEndpoint() },
+    blobs: { s3: blobUrl(), proxy: flag('BLOB_PROXY', false) },
     objectStorageEnv: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('AWS_'))),
   };
   // Without credentials anyone who reaches the port is the local user, so only this machine may reach it.

@@ -6,7 +6,9 @@ import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './adapters/db/database.js';
 import type { EmbeddedOwner } from './adapters/db/embedded-postgres.js';
 import type { BlobStore } from './adapters/blobs/blob-store.js';
-import { FsBlobStore } from './adapters/blobs/fs-blob-store.js';
+import { openBlobStore } from './adapters/blobs/open-blob-store.js';
+import type { BlobDownloads } from './http/range.js';
+import { NodeRegistry, nodeIdentity } from './modules/system/nodes.js';
 import { CHANNELS, PgEvents } from './adapters/events/pg-events.js';
 import { ImageWorkerPool } from './adapters/media/image-workers.js';
 import { KeyBox, loadServerKey } from './adapters/secrets/key-box.js';
@@ -83,6 +85,7 @@ export interface Services {
   enrichment: EnrichmentService;
   annotations: AnnotationsService;
   customMetadata: CustomMetadataService;
+  downloads: BlobDownloads;
 }
 
 export interface Container {
@@ -100,12 +103,14 @@ export interface Container {
   /** This process's notification streams (API role). */
   notificationStreams: NotificationStreams;
   checkDatabase: () => Promise<void>;
+  /** This process among the server processes on its database; server.ts joins it before serving. */
+  nodes: NodeRegistry;
   close(): Promise<void>;
 }
 
 /** The composition root: picks adapters from config and wires repos into services, once. */
 export async function createContainer(config: Config, log: Logger, owner: EmbeddedOwner): Promise<Container> {
-  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = await openBlobStore(config);
   // Uploads cut by a crash leave temp files; an hour old means no request is still writing them.
   const staleTemp = await blobs.cleanTemp();
   if (staleTemp > 0) log.info({ removed: staleTemp }, 'removed temp files left by interrupted uploads');
@@ -118,6 +123,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   }
   const { db } = database;
   const serverKey = loadServerKey(config.secretKey, config.dataDir);
+  const nodes = new NodeRegistry(db, nodeIdentity(config, serverKey), log);
   const keyBox = new KeyBox(serverKey);
 
 
@@ -253,13 +259,17 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     blobs,
     lifecycle,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc, exports: exportsRepo, customMetadata: customMetadataRepo },
-    services: { auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
+    services: {
+      ...{ auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
+      downloads: { blobs, proxy: config.blobs.proxy },
+    },
     jobDeps,
     alerts,
     notificationStreams,
     checkDatabase: async () => {
       await sql`select 1`.execute(db);
     },
+    nodes,
     close: async () => {
       notificationStreams.closeAll();
       await alerts.stop();

@@ -84,14 +84,18 @@ export async function startLoupe(config: Config, options: StartOptions = {}): Pr
   let url: string | null = null;
   const sweepHealth = new SweepHealth(SWEEP_NAMES);
 
+  let joined = false;
   const close = async () => {
     if (app) await closeHttp(app);
     await container.alerts.stop();
     await worker?.stop();
+    if (joined) await container.nodes.leave().catch((err: unknown) => log.warn({ err }, 'leaving the nodes table failed'));
     await container.close();
   };
 
   try {
+    await container.nodes.join();
+    joined = true;
     if (config.role !== 'api') {
       worker = await startWorker({
         pool: container.database.pool,

@@ -55,6 +55,13 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps blobs in DATA_DIR unless BLOB_URL names an S3 bucket; downloads redirect unless BLOB_PROXY', () => {
+    expect(loadConfig({}).blobs).toEqual({ s3: null, proxy: false });
+    expect(loadConfig({ BLOB_URL: 's3://media/loupe', BLOB_PROXY: 'true' }).blobs).toEqual({ s3: { bucket: 'media', prefix: 'loupe/' }, proxy: true });
+    expect(() => loadConfig({ BLOB_URL: 'file:///srv/blobs' })).toThrow(/BLOB_URL must be s3:\/\/bucket or s3:\/\/bucket\/prefix .*got "file:\/\/\/srv\/blobs"/);
+    expect(() => loadConfig({ BLOB_PROXY: 'maybe' })).toThrow(/BLOB_PROXY must be true or false/);
+  });
+
   it('reads the role from the argument before the environment', () => {
     expect(loadConfig({ LOUPE_ROLE: 'worker' }).role).toBe('worker');
     expect(loadConfig({ LOUPE_ROLE: 'worker' }, { role: 'api' }).role).toBe('api');

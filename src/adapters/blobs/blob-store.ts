@@ -22,6 +22,14 @@ export interface WrittenBlob {
   stored: Promise<void>;
 }
 
+/** What a presigned download answers with, whatever the object was stored with. */
+export interface DownloadLink {
+  contentType: string;
+  /** The Content-Disposition header, e.g. `attachment; filename="a.zip"`. */
+  disposition: string;
+  expiresInSeconds: number;
+}
+
 /** Bytes handed to `inspect`: enough for every magic-number check we do (file-type's sample size). */
 export const INSPECT_HEAD_BYTES = 4100;
 
@@ -51,6 +59,13 @@ export interface BlobStore {
   localFile(hash: string): Promise<{ path: string; release(): Promise<void> }>;
   /** Idempotent: deleting an unknown blob is not an error. */
   delete(hash: string): Promise<void>;
+  /**
+   * A URL the client can fetch the blob from directly, for a store that has one (S3: a presigned GET); downloads
+   * redirect there instead of passing the bytes through the API. Absent for the file store.
+   */
+  downloadLink?(hash: string, link: DownloadLink): Promise<string>;
+  /** Removes what failed puts left behind long ago (spooled or temp files); run at startup. Returns how many. */
+  cleanTemp(): Promise<number>;
 }
 
 export class BlobTooLargeError extends Error {

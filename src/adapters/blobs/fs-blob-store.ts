@@ -1,19 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type WriteStream, createWriteStream, fdatasync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  assertBlobHash,
-  BlobNotFoundError,
-  type BlobStore,
-  BlobTooLargeError,
-  INSPECT_HEAD_BYTES,
-  type PutOptions,
-  type StoredBlob,
-  type WrittenBlob,
-} from './blob-store.js';
+import { Meter, checkRange } from './blob-meter.js';
+import { BlobNotFoundError, type BlobStore, type PutOptions, type StoredBlob, type WrittenBlob, assertBlobHash } from './blob-store.js';
 
 const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
 
@@ -175,60 +167,6 @@ class SyncBehind extends Transform {
   override _flush(done: TransformCallback): void {
     if (!this.syncing) return done();
     this.syncing.then(() => done(), done);
-  }
-}
-
-/** Passes bytes through while hashing, counting, enforcing the size limit and collecting the head. */
-class Meter extends Transform {
-  readonly hash = createHash('sha256');
-  size = 0;
-  private head: Buffer[] = [];
-  private headBytes = 0;
-  private inspected = false;
-
-  constructor(
-    private readonly maxBytes: number,
-    private readonly inspect?: (head: Buffer) => void,
-  ) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) return done(new BlobTooLargeError(this.maxBytes));
-    this.hash.update(chunk);
-    if (this.inspect && !this.inspected) {
-      this.head.push(chunk);
-      this.headBytes += chunk.length;
-      if (this.headBytes >= INSPECT_HEAD_BYTES) {
-        const err = this.runInspect();
-        if (err) return done(err);
-      }
-    }
-    done(null, chunk);
-  }
-
-  override _flush(done: TransformCallback): void {
-    done(this.runInspect());
-  }
-
-  private runInspect(): Error | null {
-    if (!this.inspect || this.inspected) return null;
-    this.inspected = true;
-    const head = Buffer.concat(this.head).subarray(0, INSPECT_HEAD_BYTES);
-    this.head = [];
-    try {
-      this.inspect(head);
-      return null;
-    } catch (err) {
-      return err as Error;
-    }
-  }
-}
-
-function checkRange({ start, end }: { start: number; end: number }): void {
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
-    throw new RangeError(`invalid byte range ${start}-${end}`);
   }
 }
 

@@ -25,6 +25,7 @@ import * as m0035 from './migrations/0035-uniqueness-index-partial.js';
 import * as m0036 from './migrations/0036-facet-summaries.js';
 import * as m0037 from './migrations/0037-media-list-anchors.js';
 import * as m0038 from './migrations/0038-field-set-values-index.js';
+import * as m0039 from './migrations/0039-nodes.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0036-facet-summaries': m0036,
   '0037-media-list-anchors': m0037,
   '0038-field-set-values-index': m0038,
+  '0039-nodes': m0039,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -119,6 +119,19 @@ export interface WorkerInstancesTable {
   heartbeat_at: Timestamp;
 }
 
+/** A server process on the database (migration 0039): where it keeps blobs and which key it holds. */
+export interface NodesTable {
+  id: string;
+  role: string;
+  host: string;
+  data_dir: string;
+  blob_store: string;
+  key_id: string;
+  key_shared: boolean;
+  started_at: Generated<Date>;
+  heartbeat_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -128,6 +141,7 @@ export interface Database {
   tasks: TasksTable;
   task_counts: TaskCountsTable;
   worker_instances: WorkerInstancesTable;
+  nodes: NodesTable;
   upload_transactions: UploadTransactionsTable;
   upload_files: UploadFilesTable;
   media: MediaTable;

@@ -7,6 +7,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import { type S3Credentials, s3Client, s3Endpoint, s3Region, setting, staticCredentials } from '../s3-client.js';
 import { cachedAsyncBuffer, type AsyncBuffer } from 'hyparquet';
 import {
   fileNameOf,
@@ -45,7 +46,6 @@ export interface RemoteObject {
 const HEAD_CONCURRENCY = 16;
 const ROLE_SESSION_NAME = 'loupe-add-media';
 
-type Credentials = { accessKeyId: string; secretAccessKey: string; sessionToken?: string; expiration?: Date };
 type Settled = { object: RemoteObject | null } | { error: unknown };
 
 /** Media listed by an add_media `s3_uri`: every object under a folder, or every entry of a manifest. */
@@ -57,23 +57,13 @@ export class S3MediaSource {
 
   static async open(options: S3SourceOptions): Promise<S3MediaSource> {
     const { env } = options;
-    const region = setting(env.AWS_REGION) ?? setting(env.AWS_DEFAULT_REGION) ?? 'us-east-1';
-    const endpoint = setting(env.AWS_ENDPOINT_URL_S3) ?? setting(env.AWS_ENDPOINT_URL);
+    const endpoint = s3Endpoint(env);
     if (endpoint !== undefined && !URL.canParse(endpoint)) {
       throw new S3SourceError(`S3 endpoint ${JSON.stringify(endpoint)} is not a URL`);
     }
-    let credentials: Credentials | (() => Promise<Credentials>) | undefined = staticCredentials(env);
-    if (options.assumeRole) credentials = await assumedRole(options, region, credentials);
-    const client = new S3Client({
-      region,
-      endpoint,
-      forcePathStyle: endpoint !== undefined,
-      followRegionRedirects: endpoint === undefined,
-      credentials,
-      // Without these the SDK adds CRC trailers that S3-compatible servers store as part of the object.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    let credentials: S3Credentials | (() => Promise<S3Credentials>) | undefined = staticCredentials(env);
+    if (options.assumeRole) credentials = await assumedRole(options, s3Region(env), credentials);
+    const client = s3Client(env, credentials);
     return new S3MediaSource(client, options);
   }
 
@@ -214,25 +204,16 @@ export class S3MediaSource {
   }
 }
 
-const setting = (value: string | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
-
-function staticCredentials(env: NodeJS.ProcessEnv): Credentials | undefined {
-  const accessKeyId = setting(env.AWS_ACCESS_KEY_ID);
-  const secretAccessKey = setting(env.AWS_SECRET_ACCESS_KEY);
-  if (!accessKeyId || !secretAccessKey) return undefined;
-  return { accessKeyId, secretAccessKey, sessionToken: setting(env.AWS_SESSION_TOKEN) };
-}
-
 /** Assumes the role once now (to fail fast), then again whenever the SDK finds the credentials near expiry. */
 async function assumedRole(
   options: S3SourceOptions,
   region: string,
-  base: Credentials | undefined,
-): Promise<() => Promise<Credentials>> {
+  base: S3Credentials | undefined,
+): Promise<() => Promise<S3Credentials>> {
   const roleArn = options.assumeRole as string;
   const endpoint = setting(options.env.AWS_ENDPOINT_URL_STS) ?? setting(options.env.AWS_ENDPOINT_URL);
   const sts = new STSClient({ region, endpoint, credentials: base });
-  const assume = async (): Promise<Credentials> => {
+  const assume = async (): Promise<S3Credentials> => {
     try {
       const command = new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: ROLE_SESSION_NAME });
       const { Credentials: issued } = await sts.send(command, { abortSignal: options.signal });
@@ -248,7 +229,7 @@ async function assumedRole(
       throw new S3SourceError(`cannot assume role ${roleArn}: ${oneLine(errorMessage(error))}`, { cause: error, access: true });
     }
   };
-  let first: Promise<Credentials> | null = assume();
+  let first: Promise<S3Credentials> | null = assume();
   await first;
   return () => {
     const next = first ?? assume();

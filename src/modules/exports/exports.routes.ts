@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { authenticate, principalOf } from '../../http/authenticate.js';
-import { sendRanged } from '../../http/range.js';
+import { type BlobDownloads, contentDisposition, sendBlob } from '../../http/range.js';
 import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { MediaSelection } from './export-items.js';
@@ -19,7 +19,7 @@ import {
 import type { ExportsService } from './exports.service.js';
 
 /** Spec 4.3. Exports are asynchronous: start, poll export_status, download the signed link. */
-export function exportsRoutes(app: FastifyInstance, deps: { exports: ExportsService; auth: AuthService; publicUrl: string | null }): void {
+export function exportsRoutes(app: FastifyInstance, deps: { exports: ExportsService; auth: AuthService; downloads: BlobDownloads; publicUrl: string | null }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { exports } = deps;
 
@@ -89,22 +89,19 @@ export function exportsRoutes(app: FastifyInstance, deps: { exports: ExportsServ
       config: { public: true },
       schema: {
         tags: ['export'],
-        summary: 'The ZIP of a completed export: a signed link from export_status, or a token; Range supported',
+        summary:
+          'The ZIP of a completed export: a signed link from export_status, or a token; Range supported. With BLOB_URL (unless BLOB_PROXY) a 302 to a presigned URL of the bucket serving it',
         params: DownloadParams,
         querystring: DownloadQuery,
-        response: { 200: Type.Any(), 206: Type.Any(), ...errorResponses(401, 404, 410, 416, 422) },
+        response: { 200: Type.Any(), 206: Type.Any(), 302: Type.Null(), ...errorResponses(401, 404, 410, 416, 422) },
       },
     },
     async (request, reply) => {
       const { expires, signature } = request.query;
       const access = signature !== undefined && expires !== undefined ? { expires, signature } : { principal: await authenticate(request, deps.auth) };
       const file = await exports.archive(request.params.export_id, access);
-      reply
-        .type('application/zip')
-        .header('accept-ranges', 'bytes')
-        .header('etag', `"${file.hash}"`)
-        .header('content-disposition', `attachment; filename="${file.fileName.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`);
-      return sendRanged(request, reply, file.size, (range) => exports.open(file.hash, range));
+      reply.header('accept-ranges', 'bytes').header('etag', `"${file.hash}"`);
+      return sendBlob(request, reply, deps.downloads, { ...file, contentType: 'application/zip', disposition: contentDisposition('attachment', file.fileName) });
     },
   );
 }

@@ -102,10 +102,6 @@ export class ExportsService {
     return { hash: row.blob_hash, size: Number(row.size), fileName: row.file_name };
   }
 
-  open(hash: string, range?: { start: number; end: number }) {
-    return this.blobs.open(hash, range);
-  }
-
   private async checkIds(versionId: string, selection: MediaSelection): Promise<void> {
     const mediaIds = selection.flatMap((s) => (s.type === 'media' ? s.payload.media_ids : (s.payload.exclude_media_ids ?? [])));
     const unknownMedia = await this.repo.unknownMedia(versionId, mediaIds);

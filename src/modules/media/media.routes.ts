@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, principalOf } from '../../http/authenticate.js';
-import { BLOB_HEADERS, sendRanged } from '../../http/range.js';
+import { BLOB_HEADERS, type BlobDownloads, contentDisposition, sendBlob } from '../../http/range.js';
 import { DatasetIdParams, Expires, MAX_INT, StringEnum, errorResponses } from '../../http/schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { mediaLinker } from './media-links.js';
@@ -19,7 +19,7 @@ const MediaListQuery = Type.Object({
 });
 const SignedQuery = Type.Object({ expires: Type.Optional(Expires), signature: Type.Optional(Type.String()) });
 
-export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; auth: AuthService; publicUrl: string | null }): void {
+export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; auth: AuthService; downloads: BlobDownloads; publicUrl: string | null }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { media } = deps;
   const linker = mediaLinker(media, deps.publicUrl);
@@ -68,10 +68,11 @@ export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; a
       config: { public: true },
       schema: {
         tags: ['media'],
-        summary: 'The bytes of the original, its WebP thumbnail (256 px) or preview (1024 px); ETag and Range supported',
+        summary:
+          'The bytes of the original, its WebP thumbnail (256 px) or preview (1024 px); ETag and Range supported. With BLOB_URL (unless BLOB_PROXY) a 302 to a presigned URL of the bucket serving them',
         params: FileParams,
         querystring: SignedQuery,
-        response: { 200: Type.Any(), 206: Type.Any(), 304: Type.Null(), ...errorResponses(401, 404, 416, 422) },
+        response: { 200: Type.Any(), 206: Type.Any(), 302: Type.Null(), 304: Type.Null(), ...errorResponses(401, 404, 416, 422) },
       },
     },
     async (request, reply) => {
@@ -83,8 +84,7 @@ export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; a
       const etag = `"${file.hash}"`;
       reply.header('etag', etag).header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=3600').headers(BLOB_HEADERS);
       if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
-      reply.type(file.contentType);
-      return sendRanged(request, reply, file.size, (range) => media.open(file, range));
+      return sendBlob(request, reply, deps.downloads, { ...file, disposition: contentDisposition('inline', file.fileName) });
     },
   );
 }

@@ -16,6 +16,8 @@ export interface MediaFile {
   hash: string;
   size: number;
   contentType: string;
+  /** What a download names the file. */
+  fileName: string;
 }
 
 export class MediaService {
@@ -63,15 +65,18 @@ export class MediaService {
     if (!hash) throw errors.mediaNotFound();
     const stat = await this.blobs.stat(hash);
     if (!stat) throw errors.mediaNotFound();
-    return { hash, size: stat.size, contentType: VARIANT_TYPES[variant] ?? media.mime };
-  }
-
-  open(file: MediaFile, range?: { start: number; end: number }) {
-    return this.blobs.open(file.hash, range);
+    return { hash, size: stat.size, contentType: VARIANT_TYPES[variant] ?? media.mime, fileName: variantName(media.file_name, variant) };
   }
 }
 
 const VARIANT_TYPES: Partial<Record<MediaVariant, string>> = { thumbnail: 'image/webp', preview: 'image/jpeg' };
+
+/** The name a download of the variant carries: the original's own, or its stem with the variant and its type. */
+function variantName(fileName: string, variant: MediaVariant): string {
+  if (variant === 'original') return fileName;
+  const stem = fileName.replace(/\.[^.]*$/, '');
+  return variant === 'thumbnail' ? `${stem}.thumbnail.webp` : `${stem}.preview.jpg`;
+}
 
 function resourceOf(datasetId: string, mediaId: string, variant: MediaVariant): string {
   return `${datasetId}/media/${mediaId}/${variant}`;
