@@ -15,6 +15,7 @@ import { KeyBox, loadServerKey } from './adapters/secrets/key-box.js';
 import { UrlSigner } from './adapters/secrets/url-signer.js';
 import { installQueueSchema } from './adapters/queue/graphile-queue.js';
 import type { JobDeps } from './jobs/registry.js';
+import { MEDIA_CHUNK_JOB } from './jobs/media-chunks.js';
 import { AccessRepo } from './modules/access/access.repo.js';
 import { AccessService } from './modules/access/access.service.js';
 import { AuthRepo } from './modules/auth/auth.repo.js';
@@ -191,6 +192,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     maxFileBytes: config.upload.maxFileBytes,
     env: config.objectStorageEnv,
     concurrency: config.media.concurrency,
+    chunkFiles: config.media.chunkFiles,
+    staleSeconds: config.media.chunkStaleSeconds,
     frames: {
       maxFrames: config.media.videoMaxFrames,
       intervalSeconds: config.media.videoFrameIntervalSeconds,
@@ -234,6 +237,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       summariseOneHeadFacets: () => summariseOneHeadFacets(db, config.facetSummaryFloor),
       log,
     },
+    [MEDIA_CHUNK_JOB]: { ...pipeline, tasks: tasksRepo },
     [HEAD_SUMMARIES_JOB]: { summariseHeadFacets: (datasetId: string) => summariseHeadFacets(db, datasetId, config.facetSummaryFloor) },
   };
 

@@ -2,10 +2,10 @@ import type { DatasetsRepo } from '../modules/datasets/datasets.repo.js';
 import type { DatasetLifecycle } from '../modules/lifecycle/dataset-lifecycle.js';
 import type { VersionIndexerDeps } from '../modules/indexing/version-indexer.js';
 import type { IngestionRepo } from '../modules/ingestion/ingestion.repo.js';
-import { type MediaProcessingDeps, processUploadFile } from '../modules/media/media-processing.js';
+import type { MediaProcessingDeps } from '../modules/media/media-processing.js';
 import type { SnapshotsRepo } from '../modules/snapshots/snapshots.repo.js';
 import type { ForkKind, VersionsRepo } from '../modules/versions/versions.repo.js';
-import { forEachConcurrent } from './lib/concurrency.js';
+import { processInChunks } from './media-chunks.js';
 import type { TaskContext } from './registry.js';
 
 export interface PipelineDeps extends MediaProcessingDeps, VersionIndexerDeps {
@@ -16,6 +16,10 @@ export interface PipelineDeps extends MediaProcessingDeps, VersionIndexerDeps {
   snapshots: SnapshotsRepo;
   /** Media decoded at once: sharp and ffmpeg use threads of their own, so a few per core is enough. */
   concurrency: number;
+  /** Upload files per chunk of the media stage, which any worker may take (media-chunks.ts). */
+  chunkFiles: number;
+  /** A chunk whose claimer has not beaten for this long is taken for abandoned. */
+  staleSeconds: number;
   /** Largest single media file a source may bring. */
   maxFileBytes: number;
   /** Where object-storage settings and credentials come from (AWS_*). */
@@ -59,7 +63,10 @@ export async function runStages(run: PipelineRun, stages: readonly PipelineStage
   }
 }
 
-/** Per-file work: facts, thumbnails, hashes, embeddings, video frames; files already linked or failed are skipped. */
+/**
+ * Per-file work: facts, thumbnails, hashes, embeddings, video frames, in chunks any worker may take (media-chunks.ts);
+ * files already linked or failed are skipped. Progress counts the files done by every worker.
+ */
 export const mediaStage: PipelineStage = {
   name: 'media',
   weight: 4,
@@ -67,21 +74,29 @@ export const mediaStage: PipelineStage = {
     if (transId === null) return;
     const files = await deps.ingestion.files(ctx.datasetId, transId);
     const pending = files.filter((f) => f.media_id === null && f.error === null);
-    let finished = files.length - pending.length;
-    const report = () => progress(files.length === 0 ? 1 : finished / files.length, `Processing and embedding media: ${finished} of ${files.length}`);
-    await report();
-    await forEachConcurrent(
-      pending,
-      concurrency ?? deps.concurrency,
-      async (file) => {
-        await processUploadFile(deps, file, ctx.signal);
-        finished += 1;
-        await report();
-      },
-      ctx.signal,
-    );
+    const report = throttled(async () => {
+      const finished = await deps.ingestion.countProcessed(ctx.datasetId, transId);
+      await progress(files.length === 0 ? 1 : finished / files.length, `Processing and embedding media: ${finished} of ${files.length}`);
+    });
+    await report(true);
+    if (pending.length === 0) return;
+    const run = { taskId: ctx.taskId, attempt: ctx.attempt, ...(concurrency ? { concurrency } : {}) };
+    await processInChunks(deps, run, pending.map((f) => f.id), ctx.signal, () => report(false));
+    await report(true);
   },
 };
+
+/** Progress reads the database: at most one read every REPORT_MS, unless forced. */
+const REPORT_MS = 250;
+
+function throttled(report: () => Promise<void>): (force: boolean) => Promise<void> {
+  let last = 0;
+  return async (force) => {
+    if (!force && performance.now() - last < REPORT_MS) return;
+    last = performance.now();
+    await report();
+  };
+}
 
 /** Fails the run when no file of the batch could be used, naming the first reason. */
 export async function requireUsableMedia(run: PipelineRun): Promise<{ usable: number; failed: number }> {

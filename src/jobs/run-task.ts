@@ -53,6 +53,7 @@ export async function runTask(deps: RunTaskDeps, handler: TaskHandler, taskId: s
   let committed = false;
   const ctx: TaskContext = {
     taskId,
+    attempt: task.attempt,
     taskType: task.task_type,
     datasetId: task.dataset_id,
     createdBy: task.created_by,

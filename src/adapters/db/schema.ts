@@ -132,6 +132,18 @@ export interface NodesTable {
   heartbeat_at: Timestamp;
 }
 
+/** A share of a task run's upload files that any worker may claim (migration 0040). */
+export interface MediaChunksTable {
+  task_id: string;
+  attempt: number;
+  chunk: number;
+  file_ids: string[];
+  claimed_by: string | null;
+  heartbeat_at: Date | null;
+  done_at: Date | null;
+  error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -142,6 +154,7 @@ export interface Database {
   task_counts: TaskCountsTable;
   worker_instances: WorkerInstancesTable;
   nodes: NodesTable;
+  media_chunks: MediaChunksTable;
   upload_transactions: UploadTransactionsTable;
   upload_files: UploadFilesTable;
   media: MediaTable;

@@ -62,6 +62,18 @@ export class IngestionRepo {
       .execute();
   }
 
+  /** How many of the transaction's files are processed: linked to their media, or failed. */
+  async countProcessed(datasetId: string, transId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('upload_files')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('dataset_id', '=', datasetId)
+      .where('trans_id', '=', transId)
+      .where((eb) => eb.or([eb('media_id', 'is not', null), eb('error', 'is not', null)]))
+      .executeTakeFirstOrThrow();
+    return row.n;
+  }
+
   async recordFailure(fileId: string, reason: string): Promise<void> {
     await this.db.updateTable('upload_files').set({ error: reason }).where('id', '=', fileId).execute();
   }

@@ -1,0 +1,82 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkState, claimChunk, planChunks, runChunk } from '../../src/jobs/media-chunks.js';
+import { createDataset, generatedJpegs, openTransaction, photo, processFiles, upload, waitForDataset } from '../support/ingest.js';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
+
+let server: TestServer;
+let owner: TestUser;
+const db = () => server.loupe.container.database.db;
+const PHOTOS = ['dog.jpg', 'horses.jpg', 'person.jpg', 'kite.jpg', 'coffee.png', 'chelsea.png', 'astronaut.png'];
+
+beforeAll(async () => {
+  // Chunks of two files, and a claim taken for dead after 2 s without a heartbeat.
+  server = await startTestServer({ env: { MEDIA_CHUNK_FILES: '2', MEDIA_CHUNK_STALE_SECONDS: '2', WORKER_CONCURRENCY: '3' } });
+  owner = await server.createUser();
+}, 60_000);
+afterAll(() => server?.close());
+
+describe('the media stage in chunks any worker may take', () => {
+  it('splits a batch into chunks, takes them from queued jobs and the task itself, and brings every file in once', async () => {
+    const { datasetId, taskId, dataset } = await createDataset(server, owner, 'chunked', [PHOTOS.map(photo)]);
+    expect([dataset.status_new, dataset.n_images]).toEqual(['READY', 7]);
+    const chunks = await db().selectFrom('media_chunks').selectAll().where('task_id', '=', taskId).orderBy('chunk').execute();
+    expect(chunks.map((c) => c.file_ids.length)).toEqual([2, 2, 2, 1]);
+    expect(chunks.every((c) => c.done_at !== null && c.error === null)).toBe(true);
+    // Claimed by more than one claimer: the task's own run ('task:…') and the queued jobs ('job:…').
+    const claimers = new Set(chunks.map((c) => c.claimed_by!.split(':')[0]));
+    expect(claimers.has('job')).toBe(true);
+    const { rows } = await sql<{ files: number; linked: number; media: number }>`select count(*)::int as files, count(distinct media_id)::int as linked,
+      (select count(*)::int from media) as media from upload_files where dataset_id = ${datasetId}::uuid`.execute(db());
+    expect(rows[0]).toEqual({ files: 7, linked: 7, media: 7 });
+    const task = await db().selectFrom('tasks').select(['status', 'progress_percentage']).where('id', '=', taskId).executeTakeFirstOrThrow();
+    expect(task).toEqual({ status: 'COMPLETED', progress_percentage: 100 });
+  }, 120_000);
+
+  it('hands a chunk whose claimer stopped beating to the next claimer, and the first then loses it', async () => {
+    const files = await generatedJpegs(5);
+    const { taskId } = await createDataset(server, owner, 'claims', [files]);
+    const ids = (await db().selectFrom('upload_files').select('upload_files.id').innerJoin('tasks', (j) => j.onRef('tasks.dataset_id', '=', 'upload_files.dataset_id')).where('tasks.id', '=', taskId).orderBy('upload_files.id').execute()).map((r) => r.id);
+    // A later run of the same task, planned by hand: its chunks are new, the first run's are dropped.
+    const run = { taskId, attempt: 99 };
+    expect(await planChunks(db(), run, ids, 2)).toBe(3);
+    expect(await planChunks(db(), run, ids, 2)).toBe(3);
+    expect(await db().selectFrom('media_chunks').select('attempt').distinct().where('task_id', '=', taskId).execute()).toEqual([{ attempt: 99 }]);
+
+    const first = await claimChunk(db(), run, 'a', 2);
+    const second = await claimChunk(db(), run, 'b', 2);
+    expect([first?.chunk, second?.chunk]).toEqual([0, 1]);
+    expect((await claimChunk(db(), run, 'c', 2))?.chunk).toBe(2);
+    expect(await claimChunk(db(), run, 'd', 2)).toBeNull();
+    // 'a' stops beating: after the stale time its chunk goes to the next claimer.
+    await sql`update media_chunks set heartbeat_at = now() - interval '5 seconds' where task_id = ${taskId}::uuid and claimed_by = 'a'`.execute(db());
+    const taken = await claimChunk(db(), run, 'e', 2);
+    expect(taken).toEqual({ chunk: 0, file_ids: first!.file_ids });
+    // 'a' coming back finds the claim gone and leaves the chunk to 'e', unfinished.
+    const deps = { ...server.loupe.container.jobDeps['media-chunk'], staleSeconds: 1 };
+    await expect(runChunk(deps, run, first!, 'a', new AbortController().signal)).resolves.toBeUndefined();
+    const row = await db().selectFrom('media_chunks').selectAll().where('task_id', '=', taskId).where('chunk', '=', 0).executeTakeFirstOrThrow();
+    expect([row.claimed_by, row.done_at]).toEqual(['e', null]);
+    // The files were linked by the first run already: 'e' finds nothing pending and marks the chunk done.
+    await runChunk(deps, run, taken!, 'e', new AbortController().signal);
+    expect(await chunkState(db(), run)).toEqual({ total: 3, done: 1, error: null });
+  }, 120_000);
+
+  it('fails the task with the error that stopped a chunk, whichever worker ran it', async () => {
+    const created = await server.api(owner.token, 'GET', '/api/v1/ingestion/new_dataset?dataset_name=broken');
+    const datasetId = created.body.dataset_id as string;
+    const transId = await openTransaction(server, owner, datasetId);
+    expect((await upload(server, owner, datasetId, transId, (await generatedJpegs(5)).slice(0, 5))).status).toBe(202);
+    // One stored file vanishes before processing (a lost disk, a bucket emptied by hand).
+    const gone = await db().selectFrom('upload_files').select(['id', 'blob_hash']).where('dataset_id', '=', datasetId).orderBy('id').limit(1).executeTakeFirstOrThrow();
+    await server.loupe.container.blobs.delete(gone.blob_hash);
+    const processed = await processFiles(server, owner, datasetId, transId);
+    expect(processed.status).toBe(202);
+    const dataset = await waitForDataset(server, owner, datasetId, ['READY', 'ERROR']);
+    expect(dataset.status_new).toBe('ERROR');
+    const task = await db().selectFrom('tasks').select(['status', 'error_message']).where('id', '=', processed.body.task_id).executeTakeFirstOrThrow();
+    expect(task).toEqual({ status: 'FAILED', error_message: `blob ${gone.blob_hash} not found` });
+    const chunks = await db().selectFrom('media_chunks').select(['error']).where('task_id', '=', processed.body.task_id).where('error', 'is not', null).execute();
+    expect(chunks).toEqual([{ error: `blob ${gone.blob_hash} not found` }]);
+  }, 120_000);
+});
