@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Db } from '../adapters/db/database.js';
@@ -133,8 +134,8 @@ export async function runChunk(deps: ChunkWorkDeps, run: ChunkRun, claimed: Clai
   }
 }
 
-/** A claimer's name: its role, the run, and a random part (two claimers never share one). */
-export const claimerName = (role: string, run: ChunkRun) => `${role}:${run.taskId}:${run.attempt}:${randomBytes(4).toString('hex')}`;
+/** A claimer's name: its role, its process (host and pid, for the operator) and a random part (no two share one). */
+export const claimerName = (role: 'task' | 'job') => `${role}:${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
 /**
  * The media stage of a run over `fileIds` (its pending files): plans the chunks, queues a job for all but one, then
@@ -146,7 +147,7 @@ export async function processInChunks(deps: ChunkWorkDeps, run: ChunkRun, fileId
   for (let i = 1; i < total; i++) {
     await addJob(deps.db, MEDIA_CHUNK_JOB, { taskId: run.taskId, attempt: run.attempt, ...(run.concurrency ? { concurrency: run.concurrency } : {}) }, { maxAttempts: 1 });
   }
-  const claimer = claimerName('task', run);
+  const claimer = claimerName('task');
   for (;;) {
     signal.throwIfAborted();
     const claimed = await claimChunk(deps.db, run, claimer, deps.staleSeconds);
@@ -177,7 +178,7 @@ export function mediaChunkJob(deps: MediaChunkDeps) {
         .catch(() => {});
     }, POLL_MS);
     const both = AbortSignal.any([signal, stopped.signal]);
-    const claimer = claimerName('job', run);
+    const claimer = claimerName('job');
     try {
       while (!both.aborted && (await deps.tasks.isLiveRun(run.taskId, run.attempt))) {
         const claimed = await claimChunk(deps.db, run, claimer, deps.staleSeconds);

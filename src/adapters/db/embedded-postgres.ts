@@ -61,7 +61,14 @@ export function defaultSharedBuffersMb(): number {
  * We drive the binaries ourselves rather than through the package's class because that class stops
  * the server from its own signal hook, before running jobs have had a chance to finish.
  */
-export async function startEmbeddedPostgres(dataDir: string, owner: EmbeddedOwner, log: Logger, sharedBuffersMb = defaultSharedBuffersMb()): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  owner: EmbeddedOwner,
+  log: Logger,
+  sharedBuffersMb = defaultSharedBuffersMb(),
+  /** Also listen on this loopback TCP port (the multi-process test's one database for every node); never from settings. */
+  tcpPort?: number,
+): Promise<EmbeddedPostgres> {
   const paths = resolvePaths(dataDir);
   fs.mkdirSync(paths.dataDir, { recursive: true });
   const runAs = postgresUser(log);
@@ -70,7 +77,7 @@ export async function startEmbeddedPostgres(dataDir: string, owner: EmbeddedOwne
 
   if (!fs.existsSync(path.join(paths.cluster, 'PG_VERSION'))) await initialise(paths, binaries.initdb, runAs, log);
   const password = fs.readFileSync(paths.passwordFile, 'utf8').trim();
-  const poolConfig: pg.PoolConfig = { host: paths.socketDir, port: PORT, user: USER, password, database: DATABASE };
+  const poolConfig: pg.PoolConfig = { host: paths.socketDir, port: tcpPort ?? PORT, user: USER, password, database: DATABASE };
 
   const runningPid = postmasterPid(paths.cluster);
   const holder = readLock(paths);
@@ -83,7 +90,7 @@ export async function startEmbeddedPostgres(dataDir: string, owner: EmbeddedOwne
   }
 
   if (postmasterPid(paths.cluster) === null) {
-    await launch(paths, binaries.postgres, runAs, poolConfig, sharedBuffersMb);
+    await launch(paths, binaries.postgres, runAs, poolConfig, sharedBuffersMb, tcpPort !== undefined);
   } else {
     log.warn({ pid: postmasterPid(paths.cluster) }, 'adopting an embedded PostgreSQL left running by a previous Loupe process');
   }
@@ -185,7 +192,7 @@ function run(command: string, args: string[], runAs: RunAs | null): Promise<void
   });
 }
 
-async function launch(paths: Paths, postgres: string, runAs: RunAs | null, poolConfig: pg.PoolConfig, sharedBuffersMb: number): Promise<void> {
+async function launch(paths: Paths, postgres: string, runAs: RunAs | null, poolConfig: pg.PoolConfig, sharedBuffersMb: number, loopback: boolean): Promise<void> {
   fs.mkdirSync(paths.socketDir, { recursive: true, mode: 0o700 });
   if (runAs) fs.chownSync(paths.socketDir, runAs.uid, runAs.gid);
   fs.rmSync(path.join(paths.cluster, 'postmaster.pid'), { force: true });
@@ -195,7 +202,7 @@ async function launch(paths: Paths, postgres: string, runAs: RunAs | null, poolC
     // No replica is ever fed from the embedded database, so its WAL need only recover a crash: wal_level minimal lets a
     // table made and filled in one transaction (an import's field set) skip the WAL, synced to disk at the commit instead.
     [
-      ...['-D', paths.cluster, '-p', String(PORT), '-c', 'listen_addresses=', '-c', `unix_socket_directories=${paths.socketDir}`],
+      ...['-D', paths.cluster, '-p', String(poolConfig.port), '-c', `listen_addresses=${loopback ? '127.0.0.1' : ''}`, '-c', `unix_socket_directories=${paths.socketDir}`],
       ...['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', `shared_buffers=${sharedBuffersMb}MB`],
     ],
     // Its own process group: a Ctrl-C in the terminal must reach Loupe, which stops the database last.
