@@ -14,6 +14,7 @@ import { enrichmentEndToEnd } from './enrichment.js';
 import { importStages } from './import-stages.js';
 import { scale } from './scale.js';
 import { explore } from './explore.js';
+import { scaleOut } from './scale-out.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset (BENCH_TASKS: its task count, default 100000).
@@ -35,6 +36,7 @@ import { explore } from './explore.js';
  * BENCH_SCALE_TASKS (default = media); BENCH_EXPLAIN=1 writes EXPLAIN ANALYZE
  * of every query behind each timed page to BENCH_EXPLAIN_FILE (default a file in the temp dir, named in the notes).
  * BENCH_EXPLORE_MEDIA, BENCH_EXPLORE_REPEATS for explore: media of the big dataset, requests a row (defaults 100000, 20).
+ * BENCH_SCALE_OUT_IMAGES for scale-out: images a creation case ingests (default 1000).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -52,6 +54,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   'import-stages': importStages,
   scale,
   explore,
+  'scale-out': scaleOut,
 };
 
 function print(report: BenchReport): void {
