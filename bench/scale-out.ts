@@ -69,8 +69,8 @@ interface CaseResult {
   perWorker: number[];
 }
 
-async function creationCase(name: string, workers: number, chunkFiles: number, base: NodeJS.ProcessEnv, files: Awaited<ReturnType<typeof generateSmallJpegs>>, databaseUrl: string): Promise<CaseResult> {
-  const env = { ...base, MEDIA_CHUNK_FILES: String(chunkFiles) };
+async function creationCase(name: string, workers: number, chunkItems: number, base: NodeJS.ProcessEnv, files: Awaited<ReturnType<typeof generateSmallJpegs>>, databaseUrl: string): Promise<CaseResult> {
+  const env = { ...base, TASK_CHUNK_ITEMS: String(chunkItems) };
   const api = await startProcess({ ...env, LOUPE_ROLE: 'api', PORT: '0' });
   const workerProcs = await Promise.all(Array.from({ length: workers }, () => startProcess({ ...env, LOUPE_ROLE: 'worker' })));
   try {
@@ -85,7 +85,7 @@ async function creationCase(name: string, workers: number, chunkFiles: number, b
         `select extract(epoch from max(m.created_at) - min(m.created_at))::float8 as seconds from upload_files u join media m on m.id = u.media_id where u.dataset_id = $1`,
         [result.datasetId],
       );
-      const chunks = await client.query<{ claimed_by: string }>('select claimed_by from media_chunks where task_id = $1', [result.taskId]);
+      const chunks = await client.query<{ claimed_by: string }>('select claimed_by from task_chunks where task_id = $1', [result.taskId]);
       const pids = workerProcs.map((w) => w.proc.pid!);
       const perWorker = pids.map((pid) => chunks.rows.filter((c) => Number(c.claimed_by.split(':')[2]) === pid).length);
       return { name, workers, seconds: (result.t.ready - result.t.processStart) / 1000, mediaSeconds: media.rows[0]!.seconds, chunks: chunks.rows.length, perWorker };

@@ -34,11 +34,9 @@ export interface Config {
     videoMaxFrames: number;
     videoFrameIntervalSeconds: number;
     sceneThreshold: number;
-    /** Upload files per chunk of the media stage, each a job any worker may take. */
-    chunkFiles: number;
-    /** A chunk whose worker has not beaten for this long is taken over by another. */
-    chunkStaleSeconds: number;
   };
+  /** Chunked stages (media, enrichment): items per chunk any worker may take, and how long a silent claim lives. */
+  chunks: { items: number; staleSeconds: number };
   blobGcGraceSeconds: number;
   /** New datasets get snapshot support (older datasets of the hosted service had none). */
   snapshotsEnabled: boolean;
@@ -207,9 +205,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
       videoMaxFrames: integer('VIDEO_MAX_FRAMES', 30, 1, 10_000),
       videoFrameIntervalSeconds: integer('VIDEO_FRAME_INTERVAL_SECONDS', 1, 1, 3600),
       sceneThreshold: 0.3,
-      chunkFiles: integer('MEDIA_CHUNK_FILES', 200, 1, 100_000),
-      chunkStaleSeconds: integer('MEDIA_CHUNK_STALE_SECONDS', 30, 1, 3600),
     },
+    chunks: { items: integer('TASK_CHUNK_ITEMS', 200, 1, 100_000), staleSeconds: integer('TASK_CHUNK_STALE_SECONDS', 30, 1, 3600) },
     blobGcGraceSeconds: integer('BLOB_GC_GRACE_SECONDS', 3600, 0, 31_536_000),
     snapshotsEnabled: flag('SNAPSHOTS_ENABLED', true),
     versionGcGraceSeconds: integer('VERSION_GC_GRACE_SECONDS', 600, 0, 31_536_000),

@@ -15,7 +15,9 @@ import { KeyBox, loadServerKey } from './adapters/secrets/key-box.js';
 import { UrlSigner } from './adapters/secrets/url-signer.js';
 import { installQueueSchema } from './adapters/queue/graphile-queue.js';
 import type { JobDeps } from './jobs/registry.js';
-import { MEDIA_CHUNK_JOB } from './jobs/media-chunks.js';
+import { type MediaChunkPayload, mediaChunkWork } from './jobs/media-chunks.js';
+import { enrichmentChunkWork, type EnrichmentChunkPayload } from './jobs/enrichment.job.js';
+import { TASK_CHUNK_JOB } from './jobs/task-chunks.js';
 import { AccessRepo } from './modules/access/access.repo.js';
 import { AccessService } from './modules/access/access.service.js';
 import { AuthRepo } from './modules/auth/auth.repo.js';
@@ -192,32 +194,35 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     maxFileBytes: config.upload.maxFileBytes,
     env: config.objectStorageEnv,
     concurrency: config.media.concurrency,
-    chunkFiles: config.media.chunkFiles,
-    staleSeconds: config.media.chunkStaleSeconds,
+    chunkItems: config.chunks.items,
+    staleSeconds: config.chunks.staleSeconds,
     frames: {
       maxFrames: config.media.videoMaxFrames,
       intervalSeconds: config.media.videoFrameIntervalSeconds,
       sceneThreshold: config.media.sceneThreshold,
     },
   };
+  const enrichmentDeps = {
+    db,
+    blobs,
+    enrichment: enrichmentRepo,
+    enricher: new MediaEnricher(builtins, openai),
+    enrichmentModels: catalogue,
+    enrichmentConcurrency: config.enrichment.threads + (openai ? config.enrichment.openai!.concurrency : 0),
+    versions: versionsRepo,
+    indexing,
+    snapshots: snapshotsRepo,
+    datasets: datasetsRepo,
+    indexThreads: config.indexThreads,
+    chunkItems: config.chunks.items,
+    staleSeconds: config.chunks.staleSeconds,
+  };
   const versionGc = new VersionGcRepo(db);
   const jobDeps: JobDeps = {
     DATASET_CREATION: pipeline,
     MEDIA_ADDITION: { ...pipeline, addMedia: addMediaRepo },
     REINDEX: pipeline,
-    ENRICHMENT: {
-      db,
-      blobs,
-      enrichment: enrichmentRepo,
-      enricher: new MediaEnricher(builtins, openai),
-      enrichmentModels: catalogue,
-      enrichmentConcurrency: config.enrichment.threads + (openai ? config.enrichment.openai!.concurrency : 0),
-      versions: versionsRepo,
-      indexing,
-      snapshots: snapshotsRepo,
-      datasets: datasetsRepo,
-      indexThreads: config.indexThreads,
-    },
+    ENRICHMENT: enrichmentDeps,
     CUSTOM_METADATA: { blobs, blobGc, customMetadata: customMetadataRepo, annotations: annotationsRepo, lifecycle, versions: versionsRepo },
     SNAPSHOT_RESTORE: { snapshots: snapshotsRepo, versions: versionsRepo },
     SNAPSHOT_CLONE: { snapshots: snapshotsRepo, versions: versionsRepo, indexing, views: viewsRepo, enrichment: enrichmentRepo },
@@ -237,7 +242,15 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       summariseOneHeadFacets: () => summariseOneHeadFacets(db, config.facetSummaryFloor),
       log,
     },
-    [MEDIA_CHUNK_JOB]: { ...pipeline, tasks: tasksRepo },
+    [TASK_CHUNK_JOB]: {
+      db,
+      staleSeconds: config.chunks.staleSeconds,
+      tasks: tasksRepo,
+      works: {
+        media: async (payload) => mediaChunkWork(pipeline, payload as unknown as MediaChunkPayload),
+        enrichment: async (payload) => enrichmentChunkWork(enrichmentDeps, payload as unknown as EnrichmentChunkPayload),
+      },
+    },
     [HEAD_SUMMARIES_JOB]: { summariseHeadFacets: (datasetId: string) => summariseHeadFacets(db, datasetId, config.facetSummaryFloor) },
   };
 

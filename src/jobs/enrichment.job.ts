@@ -13,6 +13,7 @@ import { modelKey } from '../modules/indexing/version-indexer.js';
 import type { SnapshotsRepo } from '../modules/snapshots/snapshots.repo.js';
 import type { VersionsRepo } from '../modules/versions/versions.repo.js';
 import { forEachConcurrent } from './lib/concurrency.js';
+import { type ChunkWork, runInChunks } from './task-chunks.js';
 import type { JobDefinition, TaskContext } from './registry.js';
 
 export interface EnrichmentJobDeps {
@@ -28,6 +29,16 @@ export interface EnrichmentJobDeps {
   snapshots: SnapshotsRepo;
   datasets: Pick<DatasetsRepo, 'setProgress'>;
   indexThreads: number;
+  /** Media per chunk, which any worker may take (task-chunks.ts). */
+  chunkItems: number;
+  staleSeconds: number;
+}
+
+/** What an enrichment chunk job needs beyond its run: the version enriched and the models, by id. */
+export interface EnrichmentChunkPayload {
+  taskId: string;
+  versionId: string;
+  models: string[];
 }
 
 const PAGE = 64;
@@ -45,14 +56,9 @@ export function enrichmentJob(deps: EnrichmentJobDeps): JobDefinition {
     async handler(ctx) {
       const sourceVersion = String(ctx.config.version_id);
       const requested = ctx.config.models as Record<string, string>;
-      const catalogue = deps.enrichmentModels();
-      const models = Object.values(requested).map((id) => {
-        const model = catalogue.find((m) => m.id === id);
-        if (!model || model.status !== 'Active') throw new Error(`Enrichment model ${id} is not available on this worker`);
-        return model;
-      });
+      const models = activeModels(deps, Object.values(requested));
 
-      const failures = await enrichAll(deps, ctx, sourceVersion, models);
+      const failures = await enrichAll(deps, ctx, { taskId: ctx.taskId, versionId: sourceVersion, models: models.map((m) => m.id) });
       await ctx.progress(MEDIA_SHARE, 'Clustering detected objects');
       const embedding = ctx.config.embedding_config as EmbeddingConfig | null;
       const nObjects = embedding
@@ -71,37 +77,67 @@ export function enrichmentJob(deps: EnrichmentJobDeps): JobDefinition {
   };
 }
 
-/** Runs the models over every item not done yet; returns how many could not be read. Throws when none could. */
-async function enrichAll(deps: EnrichmentJobDeps, ctx: TaskContext, versionId: string, models: EnrichmentModel[]): Promise<number> {
+/** The models by id, each active in this worker's catalogue. */
+function activeModels(deps: EnrichmentJobDeps, ids: string[]): EnrichmentModel[] {
+  const catalogue = deps.enrichmentModels();
+  return ids.map((id) => {
+    const model = catalogue.find((m) => m.id === id);
+    if (!model || model.status !== 'Active') throw new Error(`Enrichment model ${id} is not available on this worker`);
+    return model;
+  });
+}
+
+/**
+ * Runs the models over every item not done yet, in chunks any worker may take (task-chunks.ts); returns how many
+ * could not be read. Throws when none could.
+ */
+async function enrichAll(deps: EnrichmentJobDeps, ctx: TaskContext, payload: EnrichmentChunkPayload): Promise<number> {
+  const { versionId } = payload;
   const { total, done: doneBefore } = await deps.enrichment.countItems(versionId, ctx.taskId);
-  let done = doneBefore;
-  let failures = 0;
-  let firstFailure: string | null = null;
-  let after: string | null = null;
   await ctx.progress(0, `Enriching ${total} images and video frames`);
-  for (;;) {
-    const page = await deps.enrichment.pendingItems(versionId, ctx.taskId, after, PAGE);
-    if (page.length === 0) break;
-    after = page[page.length - 1]!.media_id;
-    const results: StagedResult[] = [];
-    await forEachConcurrent(page, deps.enrichmentConcurrency, async (item) => {
-      try {
-        results.push(await enrichOne(deps, item, models, ctx.signal));
-      } catch (err) {
-        if (ctx.signal.aborted || err instanceof CaptionEndpointError) throw err;
-        failures += 1;
-        firstFailure ??= (err as Error).message;
-        results.push({ media_id: item.media_id, caption: null, objects: null, enrichment: { error: (err as Error).message } });
-      }
-    }, ctx.signal);
-    await deps.enrichment.stage(ctx.taskId, results);
-    done += page.length;
+  let last = 0;
+  const report = async () => {
+    if (performance.now() - last < 250) return;
+    last = performance.now();
+    const { done } = await deps.enrichment.countItems(versionId, ctx.taskId);
     const pct = Math.floor((MEDIA_SHARE * done) / Math.max(total, 1));
     await ctx.progress(pct, `Enriched ${done} of ${total} images and video frames`);
     await deps.datasets.setProgress(ctx.datasetId, pct);
-  }
+  };
+  const run = { taskId: ctx.taskId, attempt: ctx.attempt, kind: 'enrichment' as const };
+  const ranges = () => deps.enrichment.pendingRanges(versionId, ctx.taskId, deps.chunkItems);
+  await runInChunks(deps, run, ranges, enrichmentChunkWork(deps, payload), ctx.signal, report, { ...payload });
+  const { failures, firstFailure } = await deps.enrichment.countFailures(ctx.taskId);
   if (total > 0 && failures === total - doneBefore && failures > 0) throw new Error(`The models could not read any media: ${firstFailure}`);
   return failures;
+}
+
+/**
+ * Enrichment's work on a chunk: the version's images and frames in the chunk's id range that this task has no result
+ * for, through the models a page at a time; a media the models cannot read is staged with its error (it does not
+ * fail the chunk), a captioning endpoint that fails does.
+ */
+export function enrichmentChunkWork(deps: EnrichmentJobDeps, payload: EnrichmentChunkPayload): ChunkWork {
+  return async (range, signal, onItem) => {
+    const models = activeModels(deps, payload.models);
+    let after: string | null = null;
+    for (;;) {
+      const page: EnrichmentItem[] = await deps.enrichment.pendingItemsIn(payload.versionId, payload.taskId, range, after, PAGE);
+      if (page.length === 0) return;
+      after = page[page.length - 1]!.media_id;
+      const results: StagedResult[] = [];
+      await forEachConcurrent(page, deps.enrichmentConcurrency, async (item) => {
+        try {
+          results.push(await enrichOne(deps, item, models, signal));
+        } catch (err) {
+          if (signal.aborted || err instanceof CaptionEndpointError) throw err;
+          results.push({ media_id: item.media_id, caption: null, objects: null, enrichment: { error: (err as Error).message } });
+        }
+      }, signal);
+      await deps.enrichment.stage(payload.taskId, results);
+      await onItem();
+    }
+  };
 }
 
 async function enrichOne(deps: EnrichmentJobDeps, item: EnrichmentItem, models: EnrichmentModel[], signal: AbortSignal): Promise<StagedResult> {

@@ -5,7 +5,8 @@ import type { IngestionRepo } from '../modules/ingestion/ingestion.repo.js';
 import type { MediaProcessingDeps } from '../modules/media/media-processing.js';
 import type { SnapshotsRepo } from '../modules/snapshots/snapshots.repo.js';
 import type { ForkKind, VersionsRepo } from '../modules/versions/versions.repo.js';
-import { processInChunks } from './media-chunks.js';
+import { mediaChunkWork } from './media-chunks.js';
+import { idRanges, runInChunks } from './task-chunks.js';
 import type { TaskContext } from './registry.js';
 
 export interface PipelineDeps extends MediaProcessingDeps, VersionIndexerDeps {
@@ -16,8 +17,8 @@ export interface PipelineDeps extends MediaProcessingDeps, VersionIndexerDeps {
   snapshots: SnapshotsRepo;
   /** Media decoded at once: sharp and ffmpeg use threads of their own, so a few per core is enough. */
   concurrency: number;
-  /** Upload files per chunk of the media stage, which any worker may take (media-chunks.ts). */
-  chunkFiles: number;
+  /** Upload files per chunk of the media stage, which any worker may take (task-chunks.ts). */
+  chunkItems: number;
   /** A chunk whose claimer has not beaten for this long is taken for abandoned. */
   staleSeconds: number;
   /** Largest single media file a source may bring. */
@@ -64,7 +65,7 @@ export async function runStages(run: PipelineRun, stages: readonly PipelineStage
 }
 
 /**
- * Per-file work: facts, thumbnails, hashes, embeddings, video frames, in chunks any worker may take (media-chunks.ts);
+ * Per-file work: facts, thumbnails, hashes, embeddings, video frames, in chunks any worker may take (task-chunks.ts);
  * files already linked or failed are skipped. Progress counts the files done by every worker.
  */
 export const mediaStage: PipelineStage = {
@@ -80,8 +81,9 @@ export const mediaStage: PipelineStage = {
     });
     await report(true);
     if (pending.length === 0) return;
-    const run = { taskId: ctx.taskId, attempt: ctx.attempt, ...(concurrency ? { concurrency } : {}) };
-    await processInChunks(deps, run, pending.map((f) => f.id), ctx.signal, () => report(false));
+    const payload = { datasetId: ctx.datasetId, transId, ...(concurrency ? { concurrency } : {}) };
+    const ranges = async () => idRanges(pending.map((f) => f.id), deps.chunkItems);
+    await runInChunks(deps, { taskId: ctx.taskId, attempt: ctx.attempt, kind: 'media' }, ranges, mediaChunkWork(deps, payload), ctx.signal, () => report(false), { ...payload });
     await report(true);
   },
 };

@@ -9,7 +9,7 @@ import { enrichmentJob } from './enrichment.job.js';
 import { type ExportJobDeps, runExport } from './export.job.js';
 import { labelPropagationJob } from './label-propagation.job.js';
 import { mediaAdditionJob } from './media-addition.job.js';
-import { MEDIA_CHUNK_JOB, mediaChunkJob } from './media-chunks.js';
+import { TASK_CHUNK_JOB, taskChunkJob } from './task-chunks.js';
 import { reindexJob } from './reindex.job.js';
 import { snapshotCloneJob } from './snapshot-clone.job.js';
 import { snapshotRestoreJob } from './snapshot-restore.job.js';
@@ -78,7 +78,7 @@ const JOBS = {
   SNAPSHOT_CLONE: task(snapshotCloneJob),
   LABEL_PROPAGATION: task(labelPropagationJob),
   [EXPORT_JOB]: payload((deps: ExportJobDeps) => (body, signal) => runExport(deps, (body as { exportId: string }).exportId, signal)),
-  [MEDIA_CHUNK_JOB]: payload(mediaChunkJob),
+  [TASK_CHUNK_JOB]: payload(taskChunkJob),
   [HEAD_SUMMARIES_JOB]: payload((deps: HeadSummariesJobDeps) => async (body) => {
     await deps.summariseHeadFacets((body as { datasetId: string }).datasetId);
   }),
@@ -95,8 +95,8 @@ type DepsOf<J> = J extends { make: (deps: infer D) => unknown } ? D : never;
 /** What each job needs, by job name: the container builds exactly this, no shared bag. */
 export type JobDeps = { [Name in keyof Declared]: DepsOf<Declared[Name]> };
 
-/** Every job name the worker must have a handler for: each task type, the export, media chunk and head summaries jobs, each sweep. */
-export const REQUIRED_JOBS: readonly string[] = [...TASK_TYPES, EXPORT_JOB, MEDIA_CHUNK_JOB, HEAD_SUMMARIES_JOB, ...SWEEP_NAMES];
+/** Every job name the worker must have a handler for: each task type, the export, task chunk and head summaries jobs, each sweep. */
+export const REQUIRED_JOBS: readonly string[] = [...TASK_TYPES, EXPORT_JOB, TASK_CHUNK_JOB, HEAD_SUMMARIES_JOB, ...SWEEP_NAMES];
 
 /** The declared jobs built from their dependencies; `overrides` replace the task handlers of the same types (tests). */
 export function declaredJobs(deps: JobDeps, overrides: readonly JobDefinition[] = []): RegisteredJob[] {

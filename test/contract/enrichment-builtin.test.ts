@@ -23,7 +23,8 @@ const explore = async (query: string) => (await server.api(owner.token, 'GET', `
 const previews = (body: any): any[] => body.clusters.flatMap((c: any) => c.previews);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // One media per chunk: the three are enriched by the task and the chunk jobs it queues, as on several workers.
+  server = await startTestServer({ env: { TASK_CHUNK_ITEMS: '1' } });
   [owner, viewer] = await Promise.all([server.createUser(), server.createUser()]);
   const plain = { name: 'plain.png', bytes: await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 90, b: 200 } } }).png().toBuffer() };
   ({ datasetId: sourceId } = await createDataset(server, owner, 'street', [[photo('dog.jpg'), photo('kite.jpg'), plain]]));
@@ -45,6 +46,11 @@ describe('built-in enrichment of real photos', () => {
     expect(task).toMatchObject({ status: 'COMPLETED', progress_percentage: 100 });
     const context = (await server.api(owner.token, 'GET', `/api/v1/enrichment/${copyId}/context`)).body;
     expect(context).toMatchObject({ status: 'COMPLETED', dataset_enrichment_models: { enrichment_models: MODELS } });
+    const db = server.loupe.container.database.db;
+    const chunks = await db.selectFrom('task_chunks').select(['claimed_by', 'done_at', 'error']).where('task_id', '=', task.task_id).execute();
+    expect(chunks).toHaveLength(3);
+    expect(chunks.every((c) => c.done_at !== null && c.error === null)).toBe(true);
+    expect(chunks.some((c) => c.claimed_by!.startsWith('job:'))).toBe(true);
   });
 
   it('finds a dog and a bicycle on dog.jpg, persons on kite.jpg and nothing on the plain image, as object entities', async () => {

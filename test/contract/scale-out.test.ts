@@ -39,8 +39,8 @@ const sharedEnv = () => ({
   DATABASE_URL: databaseUrl,
   BLOB_URL: 's3://loupe/blobs',
   LOUPE_SECRET_KEY: 'c'.repeat(64),
-  MEDIA_CHUNK_FILES: '3',
-  MEDIA_CHUNK_STALE_SECONDS: '3',
+  TASK_CHUNK_ITEMS: '3',
+  TASK_CHUNK_STALE_SECONDS: '3',
   MEDIA_CONCURRENCY: '1',
   LOG_LEVEL: 'silent',
 });
@@ -123,7 +123,7 @@ describe('two API and two worker processes on one database and one bucket', () =
     const pidOf = (claimer: string) => Number(claimer.split(':')[2]);
     const claimedBy = new Set<number>();
     await waitFor(async () => {
-      const rows = await query<{ claimed_by: string | null; done_at: Date | null }>('select claimed_by, done_at from media_chunks where task_id = $1', [taskId]);
+      const rows = await query<{ claimed_by: string | null; done_at: Date | null }>('select claimed_by, done_at from task_chunks where task_id = $1', [taskId]);
       for (const r of rows) if (r.claimed_by) claimedBy.add(pidOf(r.claimed_by));
       return rows.some((r) => r.claimed_by && pidOf(r.claimed_by) === worker2!.proc.pid && r.done_at === null) ? true : undefined;
     }, { timeout: 90_000, interval: 20, what: 'worker 2 holding an unfinished chunk' });
@@ -131,7 +131,7 @@ describe('two API and two worker processes on one database and one bucket', () =
 
     const watched = await waitForDataset(api2!, owner, datasetId, ['READY', 'ERROR'], 150_000);
     expect([watched.status_new, watched.n_images]).toEqual(['READY', FILES]);
-    const chunks = await query<{ claimed_by: string; done_at: Date | null; error: string | null }>('select claimed_by, done_at, error from media_chunks where task_id = $1', [taskId]);
+    const chunks = await query<{ claimed_by: string; done_at: Date | null; error: string | null }>('select claimed_by, done_at, error from task_chunks where task_id = $1', [taskId]);
     for (const c of chunks) claimedBy.add(pidOf(c.claimed_by));
     expect(claimedBy.has(worker1!.proc.pid!)).toBe(true);
     expect(claimedBy.has(worker2!.proc.pid!)).toBe(true);

@@ -12,13 +12,13 @@ const job = (name: string): RegisteredJob => {
 const all = () => REQUIRED_JOBS.map(job);
 
 describe('the job registry checked at boot', () => {
-  it('requires every task type, the export, media chunk and head summaries jobs and every sweep, from one declaration', () => {
-    expect([...REQUIRED_JOBS].sort()).toEqual([...TASK_TYPES, 'EXPORT', 'media-chunk', 'summarise-head', ...SWEEP_NAMES].sort());
+  it('requires every task type, the export, task chunk and head summaries jobs and every sweep, from one declaration', () => {
+    expect([...REQUIRED_JOBS].sort()).toEqual([...TASK_TYPES, 'EXPORT', 'task-chunk', 'summarise-head', ...SWEEP_NAMES].sort());
     expect([...checkRegistry(all()).keys()].sort()).toEqual([...REQUIRED_JOBS].sort());
   });
 
   it('refuses a missing handler, the export job and a sweep included', () => {
-    for (const missing of ['REINDEX', 'EXPORT', 'media-chunk', 'summarise-head', 'sweep-blobs']) {
+    for (const missing of ['REINDEX', 'EXPORT', 'task-chunk', 'summarise-head', 'sweep-blobs']) {
       expect(() => checkRegistry(all().filter((j) => j.name !== missing))).toThrow(`Invalid job registry: job ${missing} has no handler`);
     }
   });

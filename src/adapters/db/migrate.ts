@@ -26,7 +26,7 @@ import * as m0036 from './migrations/0036-facet-summaries.js';
 import * as m0037 from './migrations/0037-media-list-anchors.js';
 import * as m0038 from './migrations/0038-field-set-values-index.js';
 import * as m0039 from './migrations/0039-nodes.js';
-import * as m0040 from './migrations/0040-media-chunks.js';
+import * as m0040 from './migrations/0040-task-chunks.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -57,7 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0037-media-list-anchors': m0037,
   '0038-field-set-values-index': m0038,
   '0039-nodes': m0039,
-  '0040-media-chunks': m0040,
+  '0040-task-chunks': m0040,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

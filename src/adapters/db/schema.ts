@@ -132,12 +132,13 @@ export interface NodesTable {
   heartbeat_at: Timestamp;
 }
 
-/** A share of a task run's upload files that any worker may claim (migration 0040). */
-export interface MediaChunksTable {
+/** A range of a task run's items (upload files, media) that any worker may claim (migration 0040). */
+export interface TaskChunksTable {
   task_id: string;
   attempt: number;
   chunk: number;
-  file_ids: string[];
+  first_id: string;
+  last_id: string;
   claimed_by: string | null;
   heartbeat_at: Date | null;
   done_at: Date | null;
@@ -154,7 +155,7 @@ export interface Database {
   task_counts: TaskCountsTable;
   worker_instances: WorkerInstancesTable;
   nodes: NodesTable;
-  media_chunks: MediaChunksTable;
+  task_chunks: TaskChunksTable;
   upload_transactions: UploadTransactionsTable;
   upload_files: UploadFilesTable;
   media: MediaTable;

@@ -64,18 +64,41 @@ export class EnrichmentRepo {
     return row.rows[0]!;
   }
 
-  /** The next page of items this task has no result for yet, in media id order (a rerun resumes where it stopped). */
-  async pendingItems(versionId: string, taskId: string, after: string | null, limit: number): Promise<EnrichmentItem[]> {
+  /**
+   * The items this task has no result for yet, cut in id order into ranges of `size` (the chunks of task-chunks.ts).
+   * uuid has no min(); its canonical text sorts as the uuid does.
+   */
+  async pendingRanges(versionId: string, taskId: string, size: number): Promise<Array<{ first: string; last: string }>> {
+    const rows = await sql<{ first: string; last: string }>`
+      select min(id::text) as first, max(id::text) as last from (
+        select m.id, (row_number() over (order by m.id) - 1) / ${size} as chunk
+        from version_media vm join media m on m.id = vm.media_id
+        where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME')
+          and not exists (select 1 from enrichment_results r where r.task_id = ${taskId}::uuid and r.media_id = m.id)) s
+      group by chunk order by chunk`.execute(this.db);
+    return rows.rows;
+  }
+
+  /** The next page of items in [first, last] after `after` this task has no result for yet, in media id order. */
+  async pendingItemsIn(versionId: string, taskId: string, range: { first: string; last: string }, after: string | null, limit: number): Promise<EnrichmentItem[]> {
     const rows = await sql<EnrichmentItem>`
       select m.id as media_id, coalesce(m.preview_hash, m.blob_hash) as hash,
         case when m.preview_hash is not null and m.preview_hash <> m.blob_hash then 'image/jpeg' else m.mime end as mime,
         m.width, m.height
       from version_media vm join media m on m.id = vm.media_id
       where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME')
-        and (${after}::uuid is null or m.id > ${after}::uuid)
+        and m.id between ${range.first}::uuid and ${range.last}::uuid and (${after}::uuid is null or m.id > ${after}::uuid)
         and not exists (select 1 from enrichment_results r where r.task_id = ${taskId}::uuid and r.media_id = m.id)
       order by m.id limit ${limit}`.execute(this.db);
     return rows.rows;
+  }
+
+  /** How many media this task could not read, and the first reason. */
+  async countFailures(taskId: string): Promise<{ failures: number; firstFailure: string | null }> {
+    const row = await sql<{ failures: number; first_failure: string | null }>`
+      select count(*)::int as failures, (array_agg(enrichment ->> 'error' order by media_id))[1] as first_failure
+      from enrichment_results where task_id = ${taskId}::uuid and enrichment ? 'error'`.execute(this.db);
+    return { failures: row.rows[0]!.failures, firstFailure: row.rows[0]!.first_failure };
   }
 
   async stage(taskId: string, results: StagedResult[]): Promise<void> {

@@ -62,6 +62,21 @@ export class IngestionRepo {
       .execute();
   }
 
+  /** The transaction's files with ids in [first, last] that are neither linked to media nor failed, in id order. */
+  async pendingFilesIn(datasetId: string, transId: number, range: { first: string; last: string }) {
+    return this.db
+      .selectFrom('upload_files')
+      .selectAll()
+      .where('dataset_id', '=', datasetId)
+      .where('trans_id', '=', transId)
+      .where('id', '>=', range.first)
+      .where('id', '<=', range.last)
+      .where('media_id', 'is', null)
+      .where('error', 'is', null)
+      .orderBy('id')
+      .execute();
+  }
+
   /** How many of the transaction's files are processed: linked to their media, or failed. */
   async countProcessed(datasetId: string, transId: number): Promise<number> {
     const row = await this.db

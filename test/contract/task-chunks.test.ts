@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkState, claimChunk, planChunks, runChunk } from '../../src/jobs/media-chunks.js';
+import { type ChunkRange, chunkState, claimChunk, idRanges, planChunks, runChunk } from '../../src/jobs/task-chunks.js';
 import { createDataset, generatedJpegs, openTransaction, photo, processFiles, upload, waitForDataset } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 
@@ -11,17 +11,19 @@ const PHOTOS = ['dog.jpg', 'horses.jpg', 'person.jpg', 'kite.jpg', 'coffee.png',
 
 beforeAll(async () => {
   // Chunks of two files, and a claim taken for dead after 2 s without a heartbeat.
-  server = await startTestServer({ env: { MEDIA_CHUNK_FILES: '2', MEDIA_CHUNK_STALE_SECONDS: '2', WORKER_CONCURRENCY: '3' } });
+  server = await startTestServer({ env: { TASK_CHUNK_ITEMS: '2', TASK_CHUNK_STALE_SECONDS: '2', WORKER_CONCURRENCY: '3' } });
   owner = await server.createUser();
 }, 60_000);
 afterAll(() => server?.close());
 
-describe('the media stage in chunks any worker may take', () => {
+describe('chunked stages: the media stage in chunks any worker may take', () => {
   it('splits a batch into chunks, takes them from queued jobs and the task itself, and brings every file in once', async () => {
     const { datasetId, taskId, dataset } = await createDataset(server, owner, 'chunked', [PHOTOS.map(photo)]);
     expect([dataset.status_new, dataset.n_images]).toEqual(['READY', 7]);
-    const chunks = await db().selectFrom('media_chunks').selectAll().where('task_id', '=', taskId).orderBy('chunk').execute();
-    expect(chunks.map((c) => c.file_ids.length)).toEqual([2, 2, 2, 1]);
+    const chunks = await db().selectFrom('task_chunks').selectAll().where('task_id', '=', taskId).orderBy('chunk').execute();
+    const filesIn = async (c: { first_id: string; last_id: string }) =>
+      (await db().selectFrom('upload_files').select('id').where('dataset_id', '=', datasetId).where('id', '>=', c.first_id).where('id', '<=', c.last_id).execute()).length;
+    expect(await Promise.all(chunks.map(filesIn))).toEqual([2, 2, 2, 1]);
     expect(chunks.every((c) => c.done_at !== null && c.error === null)).toBe(true);
     // Claimed by more than one claimer: the task's own run ('task:…') and the queued jobs ('job:…').
     const claimers = new Set(chunks.map((c) => c.claimed_by!.split(':')[0]));
@@ -36,30 +38,37 @@ describe('the media stage in chunks any worker may take', () => {
   it('hands a chunk whose claimer stopped beating to the next claimer, and the first then loses it', async () => {
     const files = await generatedJpegs(5);
     const { taskId } = await createDataset(server, owner, 'claims', [files]);
-    const ids = (await db().selectFrom('upload_files').select('upload_files.id').innerJoin('tasks', (j) => j.onRef('tasks.dataset_id', '=', 'upload_files.dataset_id')).where('tasks.id', '=', taskId).orderBy('upload_files.id').execute()).map((r) => r.id);
+    const ids = (await db().selectFrom('upload_files').select('upload_files.id').innerJoin('tasks', (j) => j.onRef('tasks.dataset_id', '=', 'upload_files.dataset_id')).where('tasks.id', '=', taskId).orderBy('upload_files.id').execute()).map((r) => r.id).sort();
     // A later run of the same task, planned by hand: its chunks are new, the first run's are dropped.
-    const run = { taskId, attempt: 99 };
-    expect(await planChunks(db(), run, ids, 2)).toBe(3);
-    expect(await planChunks(db(), run, ids, 2)).toBe(3);
-    expect(await db().selectFrom('media_chunks').select('attempt').distinct().where('task_id', '=', taskId).execute()).toEqual([{ attempt: 99 }]);
+    const run = { taskId, attempt: 99, kind: 'media' as const };
+    expect(await planChunks(db(), run, async () => idRanges(ids, 2))).toBe(3);
+    expect(await planChunks(db(), run, async () => idRanges(ids, 1))).toBe(3);
+    expect(await db().selectFrom('task_chunks').select('attempt').distinct().where('task_id', '=', taskId).execute()).toEqual([{ attempt: 99 }]);
 
     const first = await claimChunk(db(), run, 'a', 2);
     const second = await claimChunk(db(), run, 'b', 2);
     expect([first?.chunk, second?.chunk]).toEqual([0, 1]);
+    expect(first).toEqual({ chunk: 0, first_id: ids[0], last_id: ids[1] });
     expect((await claimChunk(db(), run, 'c', 2))?.chunk).toBe(2);
     expect(await claimChunk(db(), run, 'd', 2)).toBeNull();
     // 'a' stops beating: after the stale time its chunk goes to the next claimer.
-    await sql`update media_chunks set heartbeat_at = now() - interval '5 seconds' where task_id = ${taskId}::uuid and claimed_by = 'a'`.execute(db());
+    await sql`update task_chunks set heartbeat_at = now() - interval '5 seconds' where task_id = ${taskId}::uuid and claimed_by = 'a'`.execute(db());
     const taken = await claimChunk(db(), run, 'e', 2);
-    expect(taken).toEqual({ chunk: 0, file_ids: first!.file_ids });
-    // 'a' coming back finds the claim gone and leaves the chunk to 'e', unfinished.
-    const deps = { ...server.loupe.container.jobDeps['media-chunk'], staleSeconds: 1 };
-    await expect(runChunk(deps, run, first!, 'a', new AbortController().signal)).resolves.toBeUndefined();
-    const row = await db().selectFrom('media_chunks').selectAll().where('task_id', '=', taskId).where('chunk', '=', 0).executeTakeFirstOrThrow();
+    expect(taken).toEqual(first);
+    // 'a' coming back finds the claim gone: it does no work and leaves the chunk to 'e', unfinished.
+    const worked: ChunkRange[] = [];
+    const work = async (range: ChunkRange) => void worked.push(range);
+    const deps = { db: db(), staleSeconds: 1 };
+    await runChunk(deps, run, first!, 'a', new AbortController().signal, work);
+    expect(worked).toEqual([]);
+    const row = await db().selectFrom('task_chunks').selectAll().where('task_id', '=', taskId).where('chunk', '=', 0).executeTakeFirstOrThrow();
     expect([row.claimed_by, row.done_at]).toEqual(['e', null]);
-    // The files were linked by the first run already: 'e' finds nothing pending and marks the chunk done.
-    await runChunk(deps, run, taken!, 'e', new AbortController().signal);
+    await runChunk(deps, run, taken!, 'e', new AbortController().signal, work);
+    expect(worked).toEqual([{ first: ids[0], last: ids[1] }]);
     expect(await chunkState(db(), run)).toEqual({ total: 3, done: 1, error: null });
+    // A work that fails marks its chunk done with the error, which the run then reports.
+    await expect(runChunk(deps, run, second!, 'b', new AbortController().signal, async () => { throw new Error('disk full'); })).rejects.toThrow('disk full');
+    expect(await chunkState(db(), run)).toEqual({ total: 3, done: 2, error: 'disk full' });
   }, 120_000);
 
   it('fails the task with the error that stopped a chunk, whichever worker ran it', async () => {
@@ -76,7 +85,7 @@ describe('the media stage in chunks any worker may take', () => {
     expect(dataset.status_new).toBe('ERROR');
     const task = await db().selectFrom('tasks').select(['status', 'error_message']).where('id', '=', processed.body.task_id).executeTakeFirstOrThrow();
     expect(task).toEqual({ status: 'FAILED', error_message: `blob ${gone.blob_hash} not found` });
-    const chunks = await db().selectFrom('media_chunks').select(['error']).where('task_id', '=', processed.body.task_id).where('error', 'is not', null).execute();
+    const chunks = await db().selectFrom('task_chunks').select(['error']).where('task_id', '=', processed.body.task_id).where('error', 'is not', null).execute();
     expect(chunks).toEqual([{ error: `blob ${gone.blob_hash} not found` }]);
   }, 120_000);
 });
