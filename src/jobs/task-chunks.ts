@@ -9,8 +9,8 @@ import type { TasksRepo } from '../modules/tasks/tasks.repo.js';
 /**
  * A task's per-item stage spread over workers (issue 24): the media stage of creation and add media, and enrichment.
  * A task run splits its pending items into ranges of ids (task_chunks, migration 0040) and queues a `task-chunk` job
- * for each but one; every worker that takes such a job, and the task's own run, claims chunks one at a time until
- * none is left. A claim lives while its claimer beats; a worker that dies stops beating and its chunk is claimed
+ * for each but one (64 at most); every worker that takes such a job, and the task's own run, claims chunks one at a
+ * time until none is left. A claim lives while its claimer beats; a worker that dies stops beating and its chunk is claimed
  * again by another after `staleSeconds`. The work on an item must be idempotent (an item is done once, in one
  * transaction), so a chunk taken over never counts an item twice.
  */
@@ -41,6 +41,9 @@ export interface ChunkDeps {
 }
 
 type Claimed = { chunk: number; first_id: string; last_id: string };
+
+/** Chunk jobs one run queues at most (a 1M-media enrichment has 5,000 chunks): more than any install's free job slots. */
+const MAX_CHUNK_JOBS = 64;
 
 /** How often the task's own run looks at the chunks others hold, and a job checks that its task is still running. */
 const POLL_MS = 500;
@@ -134,7 +137,8 @@ export const claimerName = (role: 'task' | 'job') => `${role}:${os.hostname()}:$
  */
 export async function runInChunks(deps: ChunkDeps, run: ChunkRun, ranges: () => Promise<ChunkRange[]>, work: ChunkWork, signal: AbortSignal, progress: () => Promise<void>, payload: Record<string, unknown> = {}): Promise<void> {
   const total = await planChunks(deps.db, run, ranges);
-  for (let i = 1; i < total; i++) await addJob(deps.db, TASK_CHUNK_JOB, { ...payload, ...run }, { maxAttempts: 1 });
+  // Each job claims chunks until none is free, so the jobs need only match the workers' free slots, not the chunks.
+  for (let i = 1; i < Math.min(total, MAX_CHUNK_JOBS + 1); i++) await addJob(deps.db, TASK_CHUNK_JOB, { ...payload, ...run }, { maxAttempts: 1 });
   const claimer = claimerName('task');
   for (;;) {
     signal.throwIfAborted();
