@@ -1,7 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -16,6 +15,7 @@ import { startEmbeddedPostgres } from '../src/adapters/db/embedded-postgres.js';
 import { s3Client } from '../src/adapters/s3-client.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
 import { startS3rver } from '../test/sources/s3rver-server.js';
+import { freePort } from '../test/support/free-port.js';
 import { ingest } from './lib/ingest.js';
 import { generateSmallJpegs } from './lib/media-gen.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
@@ -32,14 +32,6 @@ const IMAGES = Number(process.env.BENCH_SCALE_OUT_IMAGES ?? 1000);
 const CHUNK = 200;
 const MB = 1e6;
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
 
 async function startProcess(env: NodeJS.ProcessEnv): Promise<{ proc: ChildProcess; url: string | null }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'test/support/child-worker.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -1,5 +1,4 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import pg from 'pg';
@@ -9,6 +8,7 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../src/adapters
 import { signClientToken } from '../../src/modules/auth/auth.service.js';
 import { type S3rverHandle, startS3rver } from '../sources/s3rver-server.js';
 import { exportArchive } from '../support/exports.js';
+import { freePort } from '../support/free-port.js';
 import { form, generatedJpegs, openTransaction, photo, processFiles, upload, waitForDataset } from '../support/ingest.js';
 import { type TestServer, type TestUser, call, seededDataDir, tempDataDir, waitFor } from '../support/server.js';
 import { isNotification, openStream } from '../support/sse.js';
@@ -24,14 +24,6 @@ let s3: S3rverHandle;
 const nodes: Array<{ role: 'api' | 'worker'; proc: ChildProcess; url: string | null }> = [];
 let owner: TestUser;
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
 
 const sharedEnv = () => ({
   ...process.env,

@@ -1,8 +1,52 @@
 import { createHash } from 'node:crypto';
-import { Transform, type TransformCallback } from 'node:stream';
-import { BlobTooLargeError, INSPECT_HEAD_BYTES } from './blob-store.js';
+import { type WriteStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobTooLargeError, INSPECT_HEAD_BYTES, type PutOptions } from './blob-store.js';
 
-/** What every store does to the bytes of a put on their way in, whatever it writes them to. */
+/** What every store does to the bytes of a put on their way in (hashed, counted, inspected, into a local file), whatever it keeps them in. */
+
+/**
+ * Streams `source` through a Meter (and what `through` adds before the file) into the new file `file`; on failure the
+ * file is removed and the error rethrown (the signal's reason when it was aborted). Returns the meter: hash and size.
+ */
+export async function meteredFile(source: Readable, file: string, options: PutOptions, through: (out: WriteStream) => Transform[] = () => []): Promise<Meter> {
+  const { signal } = options;
+  const meter = new Meter(options.maxBytes ?? Infinity, options.inspect);
+  const out = createWriteStream(file, { flags: 'wx' });
+  try {
+    await pipeline([source, meter, ...through(out), out], signal ? { signal } : {});
+    signal?.throwIfAborted();
+  } catch (err) {
+    // A stream destroyed before its open finished still creates the file, so wait for it to close.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+    await fs.rm(file, { force: true });
+    // pipeline wraps the reason in an AbortError; callers compare against what they aborted with.
+    if (signal?.aborted) throw signal.reason;
+    throw err;
+  }
+  return meter;
+}
+
+/** Removes the files of `dir` older than `maxAgeMs` (what crashed puts left); a missing folder has none. Returns how many. */
+export async function removeStaleFiles(dir: string, maxAgeMs: number, now = Date.now()): Promise<number> {
+  const names = await fs.readdir(dir).catch((err: unknown) => {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  });
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const info = await fs.stat(file).catch(() => null);
+    if (info?.isFile() && now - info.mtimeMs > maxAgeMs) {
+      await fs.rm(file, { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
 
 /** Passes bytes through while hashing, counting, enforcing the size limit and collecting the head. */
 export class Meter extends Transform {

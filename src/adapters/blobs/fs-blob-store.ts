@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type WriteStream, createWriteStream, fdatasync } from 'node:fs';
+import { type WriteStream, fdatasync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { Meter, checkRange } from './blob-meter.js';
+import { checkRange, meteredFile, removeStaleFiles } from './blob-meter.js';
 import { BlobNotFoundError, type BlobStore, type PutOptions, type StoredBlob, type WrittenBlob, assertBlobHash } from './blob-store.js';
 
 const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
@@ -30,22 +29,9 @@ export class FsBlobStore implements BlobStore {
   }
 
   async write(source: Readable, options: PutOptions = {}): Promise<WrittenBlob> {
-    const { signal } = options;
     await fs.mkdir(this.tempDir, { recursive: true });
     const temp = path.join(this.tempDir, `${randomUUID()}.part`);
-    const meter = new Meter(options.maxBytes ?? Infinity, options.inspect);
-    const file = createWriteStream(temp, { flags: 'wx' });
-    try {
-      await pipeline(source, meter, new SyncBehind(file), file, signal ? { signal } : {});
-      signal?.throwIfAborted();
-    } catch (err) {
-      // A stream destroyed before its open finished still creates the file, so wait for it to close.
-      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
-      await fs.rm(temp, { force: true });
-      // pipeline wraps the reason in an AbortError; callers compare against what they aborted with.
-      if (signal?.aborted) throw signal.reason;
-      throw err;
-    }
+    const meter = await meteredFile(source, temp, options, (file) => [new SyncBehind(file)]);
     const blob = { hash: meter.hash.digest('hex'), size: meter.size };
     const stored = this.settle(temp, blob).catch(async (err: unknown) => {
       await fs.rm(temp, { force: true });
@@ -116,21 +102,8 @@ export class FsBlobStore implements BlobStore {
   }
 
   /** Removes temp files a crash left behind; run at startup. Returns how many were removed. */
-  async cleanTemp(maxAgeMs = TEMP_MAX_AGE_MS, now = Date.now()): Promise<number> {
-    const names = await fs.readdir(this.tempDir).catch((err: unknown) => {
-      if (isNotFound(err)) return [];
-      throw err;
-    });
-    let removed = 0;
-    for (const name of names) {
-      const file = path.join(this.tempDir, name);
-      const info = await fs.stat(file).catch(() => null);
-      if (info?.isFile() && now - info.mtimeMs > maxAgeMs) {
-        await fs.rm(file, { force: true });
-        removed += 1;
-      }
-    }
-    return removed;
+  cleanTemp(maxAgeMs = TEMP_MAX_AGE_MS, now = Date.now()): Promise<number> {
+    return removeStaleFiles(this.tempDir, maxAgeMs, now);
   }
 }
 

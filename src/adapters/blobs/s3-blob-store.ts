@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { Meter, checkRange } from './blob-meter.js';
+import { checkRange, meteredFile, removeStaleFiles } from './blob-meter.js';
 import { BlobNotFoundError, type BlobStore, type DownloadLink, type PutOptions, type StoredBlob, type WrittenBlob, assertBlobHash } from './blob-store.js';
 
 /** A bucket and the folder in it that holds the blobs (`''` or ending in '/'), from BLOB_URL=s3://bucket/prefix. */
@@ -136,21 +136,8 @@ export class S3BlobStore implements BlobStore {
   }
 
   /** Removes spooled files a crash left behind; run at startup. Returns how many were removed. */
-  async cleanTemp(maxAgeMs = SPOOL_MAX_AGE_MS, now = Date.now()): Promise<number> {
-    const names = await fs.readdir(this.spoolDir).catch((err: unknown) => {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
-    });
-    let removed = 0;
-    for (const name of names) {
-      const file = path.join(this.spoolDir, name);
-      const info = await fs.stat(file).catch(() => null);
-      if (info?.isFile() && now - info.mtimeMs > maxAgeMs) {
-        await fs.rm(file, { force: true });
-        removed += 1;
-      }
-    }
-    return removed;
+  cleanTemp(maxAgeMs = SPOOL_MAX_AGE_MS, now = Date.now()): Promise<number> {
+    return removeStaleFiles(this.spoolDir, maxAgeMs, now);
   }
 
   /** Fails with a message naming the bucket when it cannot be listed with these credentials (checked at startup). */
@@ -165,21 +152,9 @@ export class S3BlobStore implements BlobStore {
 
   /** The source's bytes into a local file, hashed, counted and inspected on the way; nothing left when it fails. */
   private async spool(source: Readable, options: PutOptions): Promise<{ file: string; hash: string; size: number }> {
-    const { signal } = options;
     await fs.mkdir(this.spoolDir, { recursive: true });
     const file = path.join(this.spoolDir, `${randomUUID()}.part`);
-    const meter = new Meter(options.maxBytes ?? Infinity, options.inspect);
-    const out = createWriteStream(file, { flags: 'wx' });
-    try {
-      await pipeline(source, meter, out, signal ? { signal } : {});
-      signal?.throwIfAborted();
-    } catch (err) {
-      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
-      await fs.rm(file, { force: true });
-      // pipeline wraps the reason in an AbortError; callers compare against what they aborted with.
-      if (signal?.aborted) throw signal.reason;
-      throw err;
-    }
+    const meter = await meteredFile(source, file, options);
     return { file, hash: meter.hash.digest('hex'), size: meter.size };
   }
 
