@@ -43,6 +43,8 @@ export interface EnrichmentChunkPayload {
 
 const PAGE = 64;
 const MEDIA_SHARE = 90;
+/** Progress counts the staged results, every worker's: at most once a second (an index scan of the task's results). */
+const REPORT_MS = 1_000;
 
 /**
  * ENRICHMENT, on the enriched copy: every image and video frame of the source's head through the chosen
@@ -97,9 +99,9 @@ async function enrichAll(deps: EnrichmentJobDeps, ctx: TaskContext, payload: Enr
   await ctx.progress(0, `Enriching ${total} images and video frames`);
   let last = 0;
   const report = async () => {
-    if (performance.now() - last < 250) return;
+    if (performance.now() - last < REPORT_MS) return;
     last = performance.now();
-    const { done } = await deps.enrichment.countItems(versionId, ctx.taskId);
+    const done = await deps.enrichment.countStaged(ctx.taskId);
     const pct = Math.floor((MEDIA_SHARE * done) / Math.max(total, 1));
     await ctx.progress(pct, `Enriched ${done} of ${total} images and video frames`);
     await deps.datasets.setProgress(ctx.datasetId, pct);

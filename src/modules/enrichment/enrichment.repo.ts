@@ -93,6 +93,12 @@ export class EnrichmentRepo {
     return rows.rows;
   }
 
+  /** How many media this task has a result for (its primary key's index alone). */
+  async countStaged(taskId: string): Promise<number> {
+    const row = await sql<{ n: number }>`select count(*)::int as n from enrichment_results where task_id = ${taskId}::uuid`.execute(this.db);
+    return row.rows[0]!.n;
+  }
+
   /** How many media this task could not read, and the first reason. */
   async countFailures(taskId: string): Promise<{ failures: number; firstFailure: string | null }> {
     const row = await sql<{ failures: number; first_failure: string | null }>`
