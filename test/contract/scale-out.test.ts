@@ -145,6 +145,13 @@ describe('two API and two worker processes on one database and one bucket', () =
       expect((await api1!.api(owner.token, 'POST', `/api/v1/dataset/${datasetId}/add_media`, form([photo('kite.jpg')]))).status).toBe(202);
       const event = await stream.next(isNotification, 120_000);
       expect(event.data).toMatchObject({ user_id: owner.user_id, entity_type: 'saved_view', metadata: { is_alert: true, view_name: 'new ones', result_count: 1 } });
+      // A client that reconnects to the other API node with Last-Event-ID gets what it missed there.
+      const resumed = await openStream(api1!.url, '/api/v1/notifications/stream', { authorization: `Bearer ${owner.token}`, 'last-event-id': String(Number(event.id) - 1) });
+      try {
+        expect(await resumed.next(isNotification)).toEqual(event);
+      } finally {
+        resumed.close();
+      }
     } finally {
       stream.close();
     }
