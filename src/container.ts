@@ -247,8 +247,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       staleSeconds: config.chunks.staleSeconds,
       tasks: tasksRepo,
       works: {
-        media: async (payload) => mediaChunkWork(pipeline, payload as unknown as MediaChunkPayload),
-        enrichment: async (payload) => enrichmentChunkWork(enrichmentDeps, payload as unknown as EnrichmentChunkPayload),
+        media: (payload) => mediaChunkWork(pipeline, payload as unknown as MediaChunkPayload),
+        enrichment: (payload) => enrichmentChunkWork(enrichmentDeps, payload as unknown as EnrichmentChunkPayload),
       },
     },
     [HEAD_SUMMARIES_JOB]: { summariseHeadFacets: (datasetId: string) => summariseHeadFacets(db, datasetId, config.facetSummaryFloor) },

@@ -13,7 +13,7 @@ import { modelKey } from '../modules/indexing/version-indexer.js';
 import type { SnapshotsRepo } from '../modules/snapshots/snapshots.repo.js';
 import type { VersionsRepo } from '../modules/versions/versions.repo.js';
 import { forEachConcurrent } from './lib/concurrency.js';
-import { type ChunkWork, runInChunks } from './task-chunks.js';
+import { type ChunkWork, runInChunks, throttled } from './task-chunks.js';
 import type { JobDefinition, TaskContext } from './registry.js';
 
 export interface EnrichmentJobDeps {
@@ -97,18 +97,15 @@ async function enrichAll(deps: EnrichmentJobDeps, ctx: TaskContext, payload: Enr
   const { versionId } = payload;
   const { total, done: doneBefore } = await deps.enrichment.countItems(versionId, ctx.taskId);
   await ctx.progress(0, `Enriching ${total} images and video frames`);
-  let last = 0;
-  const report = async () => {
-    if (performance.now() - last < REPORT_MS) return;
-    last = performance.now();
+  const report = throttled(async () => {
     const done = await deps.enrichment.countStaged(ctx.taskId);
     const pct = Math.floor((MEDIA_SHARE * done) / Math.max(total, 1));
     await ctx.progress(pct, `Enriched ${done} of ${total} images and video frames`);
     await deps.datasets.setProgress(ctx.datasetId, pct);
-  };
+  }, REPORT_MS);
   const run = { taskId: ctx.taskId, attempt: ctx.attempt, kind: 'enrichment' as const };
   const ranges = () => deps.enrichment.pendingRanges(versionId, ctx.taskId, deps.chunkItems);
-  await runInChunks(deps, run, ranges, enrichmentChunkWork(deps, payload), ctx.signal, report, { ...payload });
+  await runInChunks(deps, run, ranges, enrichmentChunkWork(deps, payload), ctx.signal, () => report(), { ...payload });
   const { failures, firstFailure } = await deps.enrichment.countFailures(ctx.taskId);
   if (total > 0 && failures === total - doneBefore && failures > 0) throw new Error(`The models could not read any media: ${firstFailure}`);
   return failures;

@@ -6,7 +6,7 @@ import type { MediaProcessingDeps } from '../modules/media/media-processing.js';
 import type { SnapshotsRepo } from '../modules/snapshots/snapshots.repo.js';
 import type { ForkKind, VersionsRepo } from '../modules/versions/versions.repo.js';
 import { mediaChunkWork } from './media-chunks.js';
-import { idRanges, runInChunks } from './task-chunks.js';
+import { idRanges, runInChunks, throttled } from './task-chunks.js';
 import type { TaskContext } from './registry.js';
 
 export interface PipelineDeps extends MediaProcessingDeps, VersionIndexerDeps {
@@ -78,27 +78,18 @@ export const mediaStage: PipelineStage = {
     const report = throttled(async () => {
       const finished = await deps.ingestion.countProcessed(ctx.datasetId, transId);
       await progress(files.length === 0 ? 1 : finished / files.length, `Processing and embedding media: ${finished} of ${files.length}`);
-    });
+    }, REPORT_MS);
     await report(true);
     if (pending.length === 0) return;
     const payload = { datasetId: ctx.datasetId, transId, ...(concurrency ? { concurrency } : {}) };
     const ranges = async () => idRanges(pending.map((f) => f.id), deps.chunkItems);
-    await runInChunks(deps, { taskId: ctx.taskId, attempt: ctx.attempt, kind: 'media' }, ranges, mediaChunkWork(deps, payload), ctx.signal, () => report(false), { ...payload });
+    await runInChunks(deps, { taskId: ctx.taskId, attempt: ctx.attempt, kind: 'media' }, ranges, mediaChunkWork(deps, payload), ctx.signal, () => report(), { ...payload });
     await report(true);
   },
 };
 
-/** Progress reads the database: at most one read every REPORT_MS, unless forced. */
+/** Progress counts the transaction's processed files (an index scan of them) at most this often. */
 const REPORT_MS = 250;
-
-function throttled(report: () => Promise<void>): (force: boolean) => Promise<void> {
-  let last = 0;
-  return async (force) => {
-    if (!force && performance.now() - last < REPORT_MS) return;
-    last = performance.now();
-    await report();
-  };
-}
 
 /** Fails the run when no file of the batch could be used, naming the first reason. */
 export async function requireUsableMedia(run: PipelineRun): Promise<{ usable: number; failed: number }> {

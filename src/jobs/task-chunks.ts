@@ -127,6 +127,19 @@ export async function runChunk(deps: ChunkDeps, run: Pick<ChunkRun, 'taskId' | '
   }
 }
 
+/**
+ * `report` at most once every `ms` (each call reads the database), unless forced: how a chunked stage's progress,
+ * called after every item of every chunk, counts the items done.
+ */
+export function throttled(report: () => Promise<void>, ms: number): (force?: boolean) => Promise<void> {
+  let last = 0;
+  return async (force = false) => {
+    if (!force && performance.now() - last < ms) return;
+    last = performance.now();
+    await report();
+  };
+}
+
 /** A claimer's name: its role, its process (host and pid, for the operator) and a random part (no two share one). */
 export const claimerName = (role: 'task' | 'job') => `${role}:${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
@@ -158,7 +171,7 @@ export async function runInChunks(deps: ChunkDeps, run: ChunkRun, ranges: () => 
 export interface TaskChunkJobDeps extends ChunkDeps {
   tasks: Pick<TasksRepo, 'isLiveRun'>;
   /** The work of each kind for a run, from the job's payload (what the task's run passed). */
-  works: Record<ChunkKind, (payload: Record<string, unknown>) => Promise<ChunkWork>>;
+  works: Record<ChunkKind, (payload: Record<string, unknown>) => ChunkWork>;
 }
 
 /**
@@ -179,7 +192,7 @@ export function taskChunkJob(deps: TaskChunkJobDeps) {
     const claimer = claimerName('job');
     try {
       if (!(await deps.tasks.isLiveRun(payload.taskId, payload.attempt))) return;
-      const work = await deps.works[payload.kind](payload);
+      const work = deps.works[payload.kind](payload);
       while (!both.aborted) {
         const claimed = await claimChunk(deps.db, payload, claimer, deps.staleSeconds);
         if (!claimed) return;

@@ -78,12 +78,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async open(hash: string, range?: { start: number; end: number }, chunkBytes?: number): Promise<Readable> {
-    let key: string;
-    try {
-      key = this.keyOf(hash);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    const key = this.keyOf(hash);
     if (range) checkRange(range);
     const output = await this.client
       .send(new GetObjectCommand({ Bucket: this.location.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }))
@@ -106,8 +101,7 @@ export class S3BlobStore implements BlobStore {
 
   async localFile(hash: string): Promise<{ path: string; release(): Promise<void> }> {
     this.keyOf(hash);
-    await fs.mkdir(this.spoolDir, { recursive: true });
-    const file = path.join(this.spoolDir, `${randomUUID()}.local`);
+    const file = await this.spoolFile('local');
     try {
       await pipeline(await this.open(hash), createWriteStream(file, { flags: 'wx' }));
     } catch (err) {
@@ -150,10 +144,15 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  /** A new name in the spool folder: `part` for a put being spooled, `local` for a copy handed out by localFile. */
+  private async spoolFile(kind: 'part' | 'local'): Promise<string> {
+    await fs.mkdir(this.spoolDir, { recursive: true });
+    return path.join(this.spoolDir, `${randomUUID()}.${kind}`);
+  }
+
   /** The source's bytes into a local file, hashed, counted and inspected on the way; nothing left when it fails. */
   private async spool(source: Readable, options: PutOptions): Promise<{ file: string; hash: string; size: number }> {
-    await fs.mkdir(this.spoolDir, { recursive: true });
-    const file = path.join(this.spoolDir, `${randomUUID()}.part`);
+    const file = await this.spoolFile('part');
     const meter = await meteredFile(source, file, options);
     return { file, hash: meter.hash.digest('hex'), size: meter.size };
   }
@@ -202,7 +201,7 @@ function servedRange(contentRange: string | undefined): { start: number; end: nu
   return match ? { start: Number(match[1]), end: Number(match[2]) } : null;
 }
 
-/** Skips `skip` bytes, then passes on `take` and drops the rest. */
+/** Skips `skip` bytes, then passes on the next `left` and drops the rest. */
 class Slice extends Transform {
   constructor(
     private skip: number,

@@ -72,9 +72,7 @@ export class EnrichmentRepo {
     const rows = await sql<{ first: string; last: string }>`
       select min(id::text) as first, max(id::text) as last from (
         select m.id, (row_number() over (order by m.id) - 1) / ${size} as chunk
-        from version_media vm join media m on m.id = vm.media_id
-        where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME')
-          and not exists (select 1 from enrichment_results r where r.task_id = ${taskId}::uuid and r.media_id = m.id)) s
+        from version_media vm join media m on m.id = vm.media_id where ${pendingFor(versionId, taskId)}) s
       group by chunk order by chunk`.execute(this.db);
     return rows.rows;
   }
@@ -86,9 +84,8 @@ export class EnrichmentRepo {
         case when m.preview_hash is not null and m.preview_hash <> m.blob_hash then 'image/jpeg' else m.mime end as mime,
         m.width, m.height
       from version_media vm join media m on m.id = vm.media_id
-      where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME')
+      where ${pendingFor(versionId, taskId)}
         and m.id between ${range.first}::uuid and ${range.last}::uuid and (${after}::uuid is null or m.id > ${after}::uuid)
-        and not exists (select 1 from enrichment_results r where r.task_id = ${taskId}::uuid and r.media_id = m.id)
       order by m.id limit ${limit}`.execute(this.db);
     return rows.rows;
   }
@@ -196,4 +193,10 @@ export class EnrichmentRepo {
     await sql`update datasets set enrichment_models = (select enrichment_models from datasets where id = ${fromId}::uuid)
       where id = ${toId}::uuid and exists (select 1 from datasets where id = ${fromId}::uuid)`.execute(trx);
   }
+}
+
+/** Over `version_media vm join media m`: the version's images and video frames the task has no result for yet. */
+function pendingFor(versionId: string, taskId: string) {
+  return sql<boolean>`vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME')
+    and not exists (select 1 from enrichment_results r where r.task_id = ${taskId}::uuid and r.media_id = m.id)`;
 }
