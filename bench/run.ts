@@ -4,6 +4,7 @@ import { annotations } from './annotations.js';
 import { indexGraph } from './index-graph.js';
 import { indexQuality } from './index-quality.js';
 import { ingestion } from './ingestion.js';
+import { ingestStages } from './ingest-stages.js';
 import { notifications } from './notifications.js';
 import { snapshots } from './snapshots.js';
 import { exportsBench } from './exports.js';
@@ -21,6 +22,7 @@ import { scaleOut } from './scale-out.js';
  * BENCH_LISTS_MEDIA for lists (filtered Explore and every list): media in its dataset (default 100000). Settings: BENCH_DURATION,
  * BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_WORKERS (see lib/load.ts), BENCH_EXPLAIN=1 for query plans;
  * BENCH_INGEST_IMAGES for ingestion: image counts, comma-separated (default 500,2000; one number also works).
+ * BENCH_STAGE_IMAGES for ingest-stages: JPEGs each stage runs over (default 60; EMBEDDING_INPUT_SIZE picks the embedder's input).
  * BENCH_INDEX_SIZES for index-graph: item counts, comma-separated (default 10000,100000,1000000).
  * BENCH_ADD_MEDIA_IMAGES for add-media: JPEGs per source (default 500); BENCH_REINDEX_ITEMS for its reindex at scale:
  * seeded media (default 10000). BENCH_SNAPSHOT_SIZES for snapshots: media counts (default 1000,100000,1000000).
@@ -42,6 +44,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
   lists: filteredLists,
   ingestion,
+  'ingest-stages': ingestStages,
   'index-graph': indexGraph,
   'index-quality': indexQuality,
   'add-media': addMedia,

@@ -37,14 +37,16 @@ export const IMAGE_FORMATS = new Set([...SHARP_FORMATS, 'heic', 'bmp']);
 export const MAX_INPUT_PIXELS = 268_402_689; // sharp's own default limit, applied to the JS decoders too
 
 /**
- * Decodes an image once into oriented pixels whose long side is at most `maxSide` (never upscaled).
+ * Decodes an image once into oriented pixels whose long side is at most `maxSide` (never upscaled), or at most
+ * `showableSide` when the original can serve as its own preview: then nothing needs more pixels than that, and what
+ * is made from them starts from a quarter of the pixels (CPU per 1024×768 JPEG: thumbnail 15 → 7 ms, gray 22 → 4 ms).
  * The prebuilt sharp has no HEVC or BMP decoder, so HEIC goes through libheif (WebAssembly) and BMP through bmp-js.
  */
-export async function decodeImage(filePath: string, format: string, maxSide: number, signal?: AbortSignal): Promise<DecodedImage> {
+export async function decodeImage(filePath: string, format: string, maxSide: number, signal?: AbortSignal, showableSide = maxSide): Promise<DecodedImage> {
   if (!IMAGE_FORMATS.has(format)) throw new ImageDecodeError(`unsupported image format: ${format}`);
   if (SHARP_FORMATS.has(format)) {
     const { size } = await stat(filePath); // a missing file is an I/O error for the caller, not a bad image
-    return decodeWithSharp(filePath, format, maxSide, size);
+    return decodeWithSharp(filePath, format, { maxSide, showableSide }, size);
   }
   const file = await readFile(filePath, { signal });
   const header = format === 'heic' ? await heifHeader(file) : undefined;
@@ -60,17 +62,17 @@ export async function decodeImage(filePath: string, format: string, maxSide: num
 /** JPEGs at most this large (bytes) may serve as their own preview; bigger ones carry more than pixels worth showing. */
 const SHOWABLE_MAX_BYTES = 1_500_000;
 
-async function decodeWithSharp(filePath: string, format: string, maxSide: number, size: number): Promise<DecodedImage> {
+async function decodeWithSharp(filePath: string, format: string, sides: { maxSide: number; showableSide: number }, size: number): Promise<DecodedImage> {
   return decoding(format, async () => {
     const image = sharp(filePath, { autoOrient: true, pages: 1 });
     const metadata = await image.metadata();
-    const { data, info } = await fitInside(image, maxSide, false);
     const showableAsIs =
       format === 'jpeg' &&
       (metadata.orientation ?? 1) === 1 &&
       metadata.space !== 'cmyk' &&
-      Math.max(metadata.width, metadata.height) <= maxSide &&
+      Math.max(metadata.width, metadata.height) <= sides.maxSide &&
       size <= SHOWABLE_MAX_BYTES;
+    const { data, info } = await fitInside(image, showableAsIs ? sides.showableSide : sides.maxSide, false);
     return { pixels: data, raw: rawOf(info), width: metadata.autoOrient.width, height: metadata.autoOrient.height, exif: metadata.exif, showableAsIs };
   });
 }
