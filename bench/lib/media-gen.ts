@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { copyFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { ffmpegPath, runTool } from '../../src/adapters/media/ffmpeg.js';
@@ -120,6 +120,34 @@ export async function generateSmallJpegs(dir: string, prefix: string, count: num
       .jpeg({ quality: 80 })
       .toFile(file);
     out.push({ path: file, name, bytes: info.size });
+  }
+  return out;
+}
+
+/** The files converted to PNG or WebP (q85) in `dir`, same base names. */
+export async function convertImages(files: GeneratedFile[], dir: string, format: 'png' | 'webp'): Promise<GeneratedFile[]> {
+  await mkdir(dir, { recursive: true });
+  const out: GeneratedFile[] = [];
+  for (const f of files) {
+    const name = `${path.parse(f.name).name}.${format}`;
+    const file = path.join(dir, name);
+    const image = sharp(f.path);
+    const info = await (format === 'png' ? image.png() : image.webp({ quality: 85 })).toFile(file);
+    out.push({ path: file, name, bytes: info.size });
+  }
+  return out;
+}
+
+/** `count` copies of one file in `dir`, each under its own name (the same bytes: one blob, `count` upload files). */
+export async function copiesOf(source: string, dir: string, count: number): Promise<GeneratedFile[]> {
+  await mkdir(dir, { recursive: true });
+  const ext = path.extname(source);
+  const out: GeneratedFile[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = `copy-${String(i + 1).padStart(4, '0')}${ext}`;
+    const file = path.join(dir, name);
+    await copyFile(source, file);
+    out.push({ path: file, name, bytes: (await stat(file)).size });
   }
   return out;
 }

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChunkRange, chunkState, claimChunk, idRanges, planChunks, runChunk } from '../../src/jobs/task-chunks.js';
+import { IngestionRepo } from '../../src/modules/ingestion/ingestion.repo.js';
+import { ImageRowWriter } from '../../src/modules/media/image-rows.js';
 import { createDataset, generatedJpegs, openTransaction, photo, processFiles, upload, waitForDataset } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 
@@ -87,5 +89,51 @@ describe('chunked stages: the media stage in chunks any worker may take', () => 
     expect(task).toEqual({ status: 'FAILED', error_message: `blob ${gone.blob_hash} not found` });
     const chunks = await db().selectFrom('task_chunks').select(['error']).where('task_id', '=', processed.body.task_id).where('error', 'is not', null).execute();
     expect(chunks).toEqual([{ error: `blob ${gone.blob_hash} not found` }]);
+  }, 120_000);
+
+  it('writes image rows in batches, each file linked once: a file another run linked first keeps that media', async () => {
+    const created = await server.api(owner.token, 'GET', '/api/v1/ingestion/new_dataset?dataset_name=batched-rows');
+    const datasetId = created.body.dataset_id as string;
+    const transId = await openTransaction(server, owner, datasetId);
+    expect((await upload(server, owner, datasetId, transId, await generatedJpegs(3))).status).toBe(202);
+    const files = await db().selectFrom('upload_files').selectAll().where('dataset_id', '=', datasetId).orderBy('id').execute();
+    const { repos } = server.loupe.container;
+    const rowOf = (file: (typeof files)[number]) => ({
+      fileId: file.id,
+      media: { blob_hash: file.blob_hash, parent_media_id: null, frame_timestamp: null, file_name: file.file_name, format: file.format, mime: file.mime, size: file.size, media_type: 'IMAGE' as const, duration_seconds: null },
+      embedding: { model: 'test@1', vector: Float32Array.from([1, 0, 0]) },
+    });
+    let written = 0;
+    const writer = () => new ImageRowWriter({ db: db(), media: repos.media, ingestion: new IngestionRepo(db()) }, async () => void written++);
+    const linkOf = async () => new Map((await db().selectFrom('upload_files').select(['id', 'media_id']).where('dataset_id', '=', datasetId).execute()).map((r) => [r.id, r.media_id]));
+
+    const first = writer();
+    await first.add(rowOf(files[0]!));
+    await first.add(rowOf(files[1]!));
+    await first.drain();
+    expect(written).toBe(2);
+    const before = await linkOf();
+    expect([before.get(files[0]!.id), before.get(files[1]!.id), before.get(files[2]!.id)].map((id) => id !== null)).toEqual([true, true, false]);
+
+    // A second run (a chunk taken over) brings file 0 again with file 2: file 0 keeps the first run's media.
+    const second = writer();
+    await second.add(rowOf(files[0]!));
+    await second.add(rowOf(files[2]!));
+    await second.drain();
+    expect(written).toBe(4);
+    const after = await linkOf();
+    expect(after.get(files[0]!.id)).toBe(before.get(files[0]!.id));
+    expect(after.get(files[2]!.id)).not.toBeNull();
+    const mediaIds = [...after.values()] as string[];
+    const media = await db().selectFrom('media').select('id').where('file_name', 'in', files.map((f) => f.file_name)).where('blob_hash', 'in', files.map((f) => f.blob_hash)).execute();
+    expect(media.map((m) => m.id).sort()).toEqual([...mediaIds].sort());
+    const embeddings = await db().selectFrom('media_embeddings').select('media_id').where('media_id', 'in', mediaIds).execute();
+    expect(embeddings).toHaveLength(3);
+
+    // A batch that cannot be written fails the writer: later rows are refused with the same error.
+    const broken = writer();
+    await broken.add({ ...rowOf(files[1]!), fileId: 'not-a-uuid' });
+    await expect(broken.drain()).rejects.toThrow();
+    await expect(broken.add(rowOf(files[1]!))).rejects.toThrow();
   }, 120_000);
 });

@@ -93,6 +93,17 @@ export class IngestionRepo {
     await this.db.updateTable('upload_files').set({ error: reason }).where('id', '=', fileId).execute();
   }
 
+  /** Links each file not linked yet to its media; returns the files linked here (the others some run linked first). */
+  async linkMany(trx: Db, links: Array<{ fileId: string; mediaId: string }>): Promise<Set<string>> {
+    if (links.length === 0) return new Set();
+    const { rows } = await sql<{ id: string }>`
+      update upload_files f set media_id = l.media_id, error = null
+      from unnest(${links.map((l) => l.fileId)}::uuid[], ${links.map((l) => l.mediaId)}::uuid[]) as l (file_id, media_id)
+      where f.id = l.file_id and f.media_id is null
+      returning f.id`.execute(trx);
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** False when the file is already linked (another run processed it first): the caller rolls back its media. */
   async linkMedia(trx: Db, fileId: string, mediaId: string): Promise<boolean> {
     const result = await trx

@@ -7,6 +7,7 @@ import type { BlobStore } from '../../adapters/blobs/blob-store.js';
 import { type ImageAnalysis, ImageDecodeError } from '../../adapters/media/image.js';
 import { type FrameOptions, VideoDecodeError, extractFrames, probeVideo } from '../../adapters/media/video.js';
 import type { IngestionRepo } from '../ingestion/ingestion.repo.js';
+import type { ImageRowWriter } from './image-rows.js';
 import type { MediaRepo } from './media.repo.js';
 
 /** Where image analysis runs: the worker-thread pool in the service, anything with the same shape in tests. */
@@ -26,13 +27,17 @@ export interface MediaProcessingDeps {
 /**
  * Turns one uploaded file into immutable media rows (a video also into its frames), written with
  * the file's link in one transaction, so a crash never leaves half a media item and a rerun skips it.
+ * An image's row goes to `rows`, which writes it in a batch later ('queued'); a video's are written before this returns.
  * A file that does not decode is recorded with its reason; it does not fail the batch.
  */
-export async function processUploadFile(deps: MediaProcessingDeps, file: UploadFileRow, signal: AbortSignal): Promise<'done' | 'failed'> {
+export async function processUploadFile(deps: MediaProcessingDeps, file: UploadFileRow, signal: AbortSignal, rows: ImageRowWriter): Promise<'done' | 'queued' | 'failed'> {
   const local = await deps.blobs.localFile(file.blob_hash);
   try {
-    if (file.kind === 'image') await processImage(deps, file, local.path, signal);
-    else await processVideo(deps, file, local.path, signal);
+    if (file.kind === 'image') {
+      await processImage(deps, file, local.path, signal, rows);
+      return 'queued';
+    }
+    await processVideo(deps, file, local.path, signal);
     return 'done';
   } catch (err: unknown) {
     if (err instanceof AlreadyLinked) return 'done';
@@ -78,13 +83,10 @@ async function insertWithEmbedding(deps: MediaProcessingDeps, trx: Db, media: Ne
   return id;
 }
 
-async function processImage(deps: MediaProcessingDeps, file: UploadFileRow, filePath: string, signal: AbortSignal) {
+async function processImage(deps: MediaProcessingDeps, file: UploadFileRow, filePath: string, signal: AbortSignal, rows: ImageRowWriter) {
   const analysis = await deps.images.analyze(filePath, file.format, signal);
   const facts = await imageFacts(deps, analysis, file.blob_hash);
-  await deps.db.transaction().execute(async (trx) => {
-    const id = await insertWithEmbedding(deps, trx, { ...original(file), media_type: 'IMAGE', duration_seconds: null, ...facts }, analysis);
-    await link(deps, trx, file.id, id);
-  });
+  await rows.add({ fileId: file.id, media: { ...original(file), media_type: 'IMAGE', duration_seconds: null, ...facts }, embedding: analysis.embedding });
 }
 
 async function processVideo(deps: MediaProcessingDeps, file: UploadFileRow, filePath: string, signal: AbortSignal) {

@@ -31,6 +31,24 @@ export class MediaRepo {
     return id;
   }
 
+  /** Rows with their ids chosen by the caller, in one statement. */
+  async insertMany(trx: Db, media: Array<NewMedia & { id: string }>): Promise<void> {
+    if (media.length > 0) await trx.insertInto('media').values(media).execute();
+  }
+
+  async insertEmbeddings(trx: Db, rows: Array<{ mediaId: string; embedding: MediaEmbedding }>): Promise<void> {
+    if (rows.length === 0) return;
+    await trx
+      .insertInto('media_embeddings')
+      .values(rows.map(({ mediaId, embedding }) => ({ media_id: mediaId, model: embedding.model, vector: vectorToBytes(embedding.vector) })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  async deleteMany(trx: Db, ids: string[]): Promise<void> {
+    if (ids.length > 0) await trx.deleteFrom('media').where('id', 'in', ids).execute();
+  }
+
   async insertEmbedding(trx: Db, mediaId: string, embedding: MediaEmbedding): Promise<void> {
     await trx
       .insertInto('media_embeddings')
