@@ -67,11 +67,10 @@ export class ImageRowWriter {
       if (this.failure) return;
       try {
         await this.write(batch);
+        for (let i = 0; i < batch.length; i++) await this.written();
       } catch (err) {
         this.failure ??= err;
-        return;
       }
-      for (let i = 0; i < batch.length; i++) await this.written();
     });
     return this.writing;
   }
