@@ -39,7 +39,7 @@ export const MAX_INPUT_PIXELS = 268_402_689; // sharp's own default limit, appli
 /**
  * Decodes an image once into oriented pixels whose long side is at most `maxSide` (never upscaled), or at most
  * `showableSide` when the original can serve as its own preview: then nothing needs more pixels than that, and what
- * is made from them starts from a quarter of the pixels (CPU per 1024×768 JPEG: thumbnail 15 → 7 ms, gray 22 → 4 ms).
+ * is made from them starts from a quarter of the pixels (CPU per 1024×768 JPEG: thumbnail 15 → 7 ms, gray image 22 → 2–3 ms).
  * The prebuilt sharp has no HEVC or BMP decoder, so HEIC goes through libheif (WebAssembly) and BMP through bmp-js.
  */
 export async function decodeImage(filePath: string, format: string, maxSide: number, signal?: AbortSignal, showableSide = maxSide): Promise<DecodedImage> {
