@@ -64,6 +64,7 @@ export async function ingestStages(): Promise<BenchReport> {
     );
     const embedMs = await stage(`embedding: CenterNet backbone at ${embedSide} px (tfjs wasm, 1 thread)`, () => embedder.embed({ data: embedInput, width: embedSide, height: embedSide }));
     rows.push(['sum of the stages', fixed(stagesSum, 2)]);
+    await stage('analyzeImage, whole, without the embedder', (f) => analyzeImage(f, 'jpeg'), false);
     const total = await stage('analyzeImage, whole (stages overlapped as production runs them)', (f) => analyzeImage(f, 'jpeg', undefined, embedder), false);
     await embedder.close();
 
