@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { decodeImage } from '../src/adapters/media/decode.js';
 import { areaResize, grayscale } from '../src/adapters/media/gray.js';
-import { PREVIEW_SIDE, THUMBNAIL_SIDE, analyzeImage } from '../src/adapters/media/image.js';
+import { PREVIEW_SIDE, THUMBNAIL_SIDE, analyzeImage, embedderInput, encodeThumbnail } from '../src/adapters/media/image.js';
 import { QUALITY_SIDE, measureQuality } from '../src/adapters/media/image-quality.js';
 import { PHASH_INPUT_SIZE, phashFromGray } from '../src/adapters/media/phash.js';
 import { loadCenterNetEmbedder } from '../src/adapters/models/centernet-embedder.js';
@@ -33,7 +33,7 @@ export async function ingestStages(): Promise<BenchReport> {
     const work = { data: first.pixels, raw: first.raw };
     const pixels = () => sharp(work.data, { raw: work.raw });
     const gray = grayscale(work.data, work.raw.width, work.raw.height, work.raw.channels);
-    const embedInput = await pixels().resize(embedSide, embedSide, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+    const embedInput = await embedderInput(pixels(), embedSide);
 
     const rows: string[][] = [];
     let stagesSum = 0;
@@ -51,17 +51,13 @@ export async function ingestStages(): Promise<BenchReport> {
       return best;
     };
     await stage(`decode at ${QUALITY_SIDE} px (header, then JPEG decode + downscale)`, (f) => decodeImage(f, 'jpeg', PREVIEW_SIDE, undefined, QUALITY_SIDE));
-    await stage(`thumbnail: ${THUMBNAIL_SIDE} px WebP (q75, effort 2) from the decode`, () =>
-      pixels().resize({ width: THUMBNAIL_SIDE, height: THUMBNAIL_SIDE, fit: 'inside' }).webp({ quality: 75, effort: 2 }).toBuffer(),
-    );
+    await stage(`thumbnail: ${THUMBNAIL_SIDE} px WebP from the decode (encodeThumbnail)`, () => encodeThumbnail(pixels()));
     await stage('grayscale (JavaScript)', () => grayscale(work.data, work.raw.width, work.raw.height, work.raw.channels));
     await stage('blur + brightness (JavaScript)', () => measureQuality(gray, work.raw.width, work.raw.height));
     await stage(`perceptual hash: ${PHASH_INPUT_SIZE}x${PHASH_INPUT_SIZE} area downscale + DCT`, () =>
       phashFromGray(areaResize(gray, work.raw.width, work.raw.height, PHASH_INPUT_SIZE, PHASH_INPUT_SIZE)),
     );
-    await stage(`embedding input: ${embedSide}x${embedSide} RGB (sharp)`, () =>
-      pixels().flatten({ background: '#ffffff' }).resize(embedSide, embedSide, { fit: 'fill' }).removeAlpha().raw().toBuffer(),
-    );
+    await stage(`embedding input: ${embedSide}x${embedSide} RGB (sharp)`, () => embedderInput(pixels(), embedSide));
     const embedMs = await stage(`embedding: CenterNet backbone at ${embedSide} px (tfjs wasm, 1 thread)`, () => embedder.embed({ data: embedInput, width: embedSide, height: embedSide }));
     rows.push(['sum of the stages', fixed(stagesSum, 2)]);
     await stage('analyzeImage, whole, without the embedder', (f) => analyzeImage(f, 'jpeg'), false);

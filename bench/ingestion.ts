@@ -40,6 +40,9 @@ async function settle(): Promise<void> {
 }
 
 const secs = (from: number, to: number) => (to - from) / 1000;
+/** CPU of a run per item, in ms: the total, then this process's and PostgreSQL's shares. */
+const cpuPer = (cpu: CpuUse, items: number) =>
+  `${fixed((1000 * (cpu.self + cpu.postgres)) / items, 1)} ms (this process ${fixed((1000 * cpu.self) / items, 1)}: server, workers and the client; PostgreSQL ${fixed((1000 * cpu.postgres) / items, 1)})`;
 /** A database timestamp (wall clock) on the performance.now() scale. */
 const perfAt = (d: Date) => d.getTime() - performance.timeOrigin;
 
@@ -211,7 +214,6 @@ export async function ingestion(): Promise<BenchReport> {
         row(`N=${n}:   index stage (-> commit)`, n, null, indexS, rss.peak(s.indexStart, s.commitStart), '-'),
         row(`N=${n}: end-to-end`, n, r.bytes, uploadS + processS, s.peak, fixed(growth(s.peak), 0)),
       );
-      const cpuMs = (seconds: number) => fixed((1000 * seconds) / n, 1);
       perSize.push(
         `  N=${n}: end-to-end ${fixed(e2eRate, 1)} images/s = ${fixed(100 * (e2eRate / rawRate), 1)} % of raw (${fixed(rawRate, 1)}), ` +
           `${fixed(100 * (e2eRate / embedRate), 1)} % of embedder alone (${fixed(embedRate, 1)}); media stage ${fixed(mediaS, 1)} s ` +
@@ -220,7 +222,7 @@ export async function ingestion(): Promise<BenchReport> {
         `    Raw before vs after differ by ${fixed(100 * spread, 0)} %${spread > 0.15 ? ': NOISY (other load on the machine?); rerun before trusting the ratios' : ''}. ` +
           `Embedder alone: inputs pre-decoded in ${fixed(s.embed.decodeSeconds, 1)} s, threads + models loaded in ${fixed(s.embed.startSeconds, 1)} s (untimed).`,
         `    Progress as polled, from process_files: ${timeline(r)}.`,
-        `    CPU per image, upload to READY: ${cpuMs(s.cpu.self + s.cpu.postgres)} ms (this process ${cpuMs(s.cpu.self)}: server, workers and the client; PostgreSQL ${cpuMs(s.cpu.postgres)}); ` +
+        `    CPU per image, upload to READY: ${cpuPer(s.cpu, n)}; ` +
           `the wall time on ${os.cpus().length} CPUs gives ${fixed((1000 * os.cpus().length * (uploadS + processS)) / n, 1)} ms per image.`,
       );
       goals.push(
@@ -250,12 +252,12 @@ export async function ingestion(): Promise<BenchReport> {
     });
     for (const f of formatRuns) {
       const { t } = f.run;
-      const images = Math.max(f.run.nImages, 1);
       const seconds = secs(t.start, t.ready);
-      rows.push(row(`${f.label}: end-to-end`, f.run.nImages, f.run.bytes, seconds, rss.peak(t.start, t.ready), fixed(growth(rss.peak(t.start, t.ready)), 0)));
+      const peak = rss.peak(t.start, t.ready);
+      rows.push(row(`${f.label}: end-to-end`, f.run.nImages, f.run.bytes, seconds, peak, fixed(growth(peak), 0)));
       perFormat.push(
         `  ${f.label}: ${f.run.nImages} images + ${f.run.nVideos} videos in ${fixed(seconds, 1)} s (upload ${fixed(secs(t.start, t.uploaded), 1)} s); CPU ` +
-          `${fixed((1000 * (f.cpu.self + f.cpu.postgres)) / images, 1)} ms per ${f.run.nImages > 0 ? 'image' : 'run'} (PostgreSQL ${fixed((1000 * f.cpu.postgres) / images, 1)}).`,
+          (f.run.nImages > 0 ? `per image ${cpuPer(f.cpu, f.run.nImages)}.` : `of the run ${cpuPer(f.cpu, 1)}.`),
       );
     }
     const meanKb = big.jpegBytes / largest / 1000;

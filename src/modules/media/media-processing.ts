@@ -79,7 +79,7 @@ async function imageFacts(deps: MediaProcessingDeps, analysis: ImageAnalysis, or
 
 async function insertWithEmbedding(deps: MediaProcessingDeps, trx: Db, media: NewMedia, analysis: ImageAnalysis): Promise<string> {
   const id = await deps.media.insert(trx, media);
-  if (analysis.embedding) await deps.media.insertEmbedding(trx, id, analysis.embedding);
+  if (analysis.embedding) await deps.media.insertEmbeddings(trx, [{ mediaId: id, embedding: analysis.embedding }]);
   return id;
 }
 

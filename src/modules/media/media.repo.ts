@@ -49,14 +49,6 @@ export class MediaRepo {
     if (ids.length > 0) await trx.deleteFrom('media').where('id', 'in', ids).execute();
   }
 
-  async insertEmbedding(trx: Db, mediaId: string, embedding: MediaEmbedding): Promise<void> {
-    await trx
-      .insertInto('media_embeddings')
-      .values({ media_id: mediaId, model: embedding.model, vector: vectorToBytes(embedding.vector) })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
-
   /** A media item as the dataset's head version sees it; undefined when it is not part of it. */
   async findInHead(datasetId: string, mediaId: string) {
     return this.db
