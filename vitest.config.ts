@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
-    globalSetup: ['test/support/cluster.ts'],
+    globalSetup: ['test/support/cluster.ts', 'test/support/web-build.ts'],
     testTimeout: 30_000,
     hookTimeout: 90_000,
     // Each contract file runs its own embedded PostgreSQL; two at a time suit a 2-core machine.

@@ -1,6 +1,7 @@
 // Writes openapi.json at the repository root (or the path given) from the route schemas: `npm run openapi`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import type { Services } from '../src/container.js';
@@ -25,3 +26,9 @@ const out = process.argv[2] ?? fileURLToPath(new URL('openapi.json', root));
 writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
 await app.close();
 process.stdout.write(`wrote ${out} (${Object.keys(document.paths ?? {}).length} paths)\n`);
+
+// The web app's client types come from the same document, so a changed route shows in its type check.
+const typesOut = process.argv[3] ?? fileURLToPath(new URL('web/src/api/schema.d.ts', root));
+const header = '// Generated from openapi.json by `npm run openapi`: do not edit.\n';
+writeFileSync(typesOut, header + astToString(await openapiTS(JSON.stringify(document))));
+process.stdout.write(`wrote ${typesOut}\n`);

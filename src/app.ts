@@ -27,6 +27,8 @@ import { type MetricsSource, registerMetrics } from './modules/system/metrics.js
 import type { SweepStatus } from './modules/system/system.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { homeRoutes } from './modules/system/home.routes.js';
+import { WEB_DIST } from './modules/web/web-build.js';
+import { webRoutes } from './modules/web/web.routes.js';
 import { snapshotsRoutes } from './modules/snapshots/snapshots.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { enrichmentRoutes } from './modules/enrichment/enrichment.routes.js';
@@ -51,6 +53,8 @@ export interface AppDeps {
   version: string;
   /** Serve the pipeline routes (on-premises add_media from a local path): only where this process also runs jobs. */
   processRoutes?: boolean;
+  /** The built web app's folder; web/dist by default. */
+  webDist?: string;
 }
 
 /** Builds the HTTP app from ready services: no environment, no listening (main.ts and tests do that). */
@@ -79,7 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandler(app);
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) route.config = { ...(route.config as object), public: true };
+    if (route.url.startsWith('/docs') || route.url.startsWith('/assets/')) route.config = { ...(route.config as object), public: true };
   });
   await app.register(cookie);
   await app.register(formbody);
@@ -107,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { auth, datasets, access, tasks, ingestion, media } = deps.services;
   registerMetrics(app, { ...deps.metrics, sweeps: deps.sweeps });
   systemRoutes(app, { checkDatabase: deps.checkDatabase, sweeps: deps.sweeps });
-  homeRoutes(app, { version: deps.version });
+  homeRoutes(app, { version: deps.version, sendPage: await webRoutes(app, { dist: deps.webDist ?? WEB_DIST }) });
   authRoutes(app, { auth, secureCookies: deps.publicUrl?.startsWith('https:') ?? false });
   ingestionRoutes(app, { datasets, ingestion });
   datasetsRoutes(app, { datasets });

@@ -1,5 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config.js';
+import { ensureWebBuilt } from './modules/web/web-build.js';
 import { createLogger, startLoupe } from './server.js';
 
 function roleArgument(argv: string[]): string | undefined {
@@ -21,6 +22,11 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config);
+  // The web app is built by npm install; a changed source (a pull, an edit) is built here before the page is served.
+  await ensureWebBuilt().then(
+    (built) => built && log.info('web app built'),
+    (err: unknown) => log.warn({ err }, 'web app build failed: the API runs without the page'),
+  );
   const loupe = await startLoupe(config, { log });
   log.info({ role: config.role, url: loupe.url, dataDir: config.dataDir, database: config.databaseUrl ? 'external' : 'embedded' }, 'Loupe started');
 

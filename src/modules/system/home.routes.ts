@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { type PageSender, wantsPage } from '../web/web.routes.js';
 
 const Home = Type.Object({
   name: Type.Literal('Loupe'),
@@ -9,14 +10,17 @@ const Home = Type.Object({
   health: Type.Literal('/health'),
 });
 
-/** `GET /`: where a newcomer's browser lands; points to the API reference (the web app will take this route over). */
-export function homeRoutes(app: FastifyInstance, deps: { version: string }): void {
+/** `GET /`: a browser gets the web app; a script (no `text/html` in Accept) the links to the API reference. */
+export function homeRoutes(app: FastifyInstance, deps: { version: string; sendPage: PageSender | null }): void {
   app.get(
     '/',
     {
       config: { public: true },
-      schema: { tags: ['system'], summary: 'Where to start: links to the API reference', response: { 200: Home } },
+      schema: { tags: ['system'], summary: 'Where to start: the web app for a browser, links to the API reference for a script', response: { 200: Home } },
     },
-    async () => ({ name: 'Loupe' as const, version: deps.version, docs: '/docs' as const, openapi: '/docs/json' as const, health: '/health' as const }),
+    async (request, reply) => {
+      if (deps.sendPage && wantsPage(request)) return deps.sendPage(reply);
+      return { name: 'Loupe' as const, version: deps.version, docs: '/docs' as const, openapi: '/docs/json' as const, health: '/health' as const };
+    },
   );
 }

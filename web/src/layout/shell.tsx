@@ -1,0 +1,31 @@
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { useMe, useSignOut } from '../auth/use-me';
+
+/** The frame of every signed-in page: the app's navigation, who is signed in, and the page below. */
+export function Shell() {
+  const me = useMe();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  return (
+    <>
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <header className="top-bar">
+        <span className="brand">Loupe</span>
+        <nav aria-label="Main">
+          <NavLink to="/datasets">Datasets</NavLink>
+        </nav>
+        <div className="top-bar-end">
+          <span className="muted user-email">{me.data?.email}</span>
+          <button type="button" onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate('/sign-in') })}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <div id="content" tabIndex={-1}>
+        <Outlet />
+      </div>
+    </>
+  );
+}
