@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { RequireSignIn } from './auth/require-sign-in';
 import { SignInPage } from './auth/sign-in-page';
+import { DatasetLayout } from './datasets/dataset-layout';
 import { Shell } from './layout/shell';
 import { NotFoundPage } from './layout/not-found-page';
 import { createQueryClient } from './query-client';
@@ -16,6 +17,8 @@ export function App() {
           <Route path="/sign-in" element={<SignInPage />} />
           <Route element={<RequireSignIn><Shell /></RequireSignIn>}>
             <Route index element={<Navigate to="/datasets" replace />} />
+            <Route path="/datasets/:datasetId" element={<DatasetLayout />}>
+            </Route>
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>
