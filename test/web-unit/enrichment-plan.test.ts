@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type EnrichmentModel, blockedReason, choose, dependencyText, enrichRequest, groupByType, missingDependencies } from '../../web/src/enrichment/enrichment-plan';
+import { type EnrichmentModel, blockedReason, choose, dependencyText, enrichRequest, groupByType, missingDependencies } from '../../web/src/enrichment/enrichment-plan.js';
 
 const model = (id: string, type: EnrichmentModel['type'], dependencies: EnrichmentModel['type'][] | null = null, status: EnrichmentModel['status'] = 'Active'): EnrichmentModel => ({
   id,

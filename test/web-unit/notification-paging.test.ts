@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bellLabel, notificationPageFromParams, notificationPageToParams, rangeText } from '../../web/src/notifications/notification-paging';
+import { bellLabel, notificationPageFromParams, notificationPageToParams, rangeText } from '../../web/src/notifications/notification-paging.js';
 
 const parse = (search: string) => notificationPageFromParams(new URLSearchParams(search));
 

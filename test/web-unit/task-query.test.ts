@@ -9,7 +9,7 @@ import {
   taskQueryFromParams,
   taskQueryToParams,
   withFilter,
-} from '../../web/src/tasks/task-query';
+} from '../../web/src/tasks/task-query.js';
 
 const parse = (search: string) => taskQueryFromParams(new URLSearchParams(search));
 

@@ -1,4 +1,4 @@
-import type { paths } from '../api/schema';
+import type { paths } from '../api/schema.js';
 
 export type EnrichmentModel = paths['/api/v1/enrichment/{dataset_id}/list_models']['get']['responses'][200]['content']['application/json'][number];
 export type EnrichmentType = EnrichmentModel['type'];

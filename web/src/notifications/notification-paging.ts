@@ -1,4 +1,4 @@
-import type { paths } from '../api/schema';
+import type { paths } from '../api/schema.js';
 
 export type NotificationList = paths['/api/v1/notifications']['get']['responses'][200]['content']['application/json'];
 export type Notification = NotificationList['notifications'][number];

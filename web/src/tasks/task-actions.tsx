@@ -5,11 +5,9 @@ import { useTaskAction } from './use-tasks';
 
 /** Abort (a running dataset creation, after a confirmation) and Retry (a failed or aborted one) for one row. */
 export function TaskActions({ task, onOutcome }: { task: Task; onOutcome: (error: unknown) => void }) {
-  const abort = useTaskAction('abort');
-  const retry = useTaskAction('retry');
+  const abort = useTaskAction('abort', onOutcome);
+  const retry = useTaskAction('retry', onOutcome);
   const [confirming, setConfirming] = useState(false);
-  // The page shows the last refusal, with the API's detail, until an action succeeds.
-  const options = { onError: onOutcome, onSuccess: () => onOutcome(null) };
   return (
     <div className="row">
       {canAbort(task) && (
@@ -18,7 +16,7 @@ export function TaskActions({ task, onOutcome }: { task: Task; onOutcome: (error
         </button>
       )}
       {canRetry(task) && (
-        <button type="button" aria-label={`Retry the creation of ${task.dataset_name}`} disabled={retry.isPending} onClick={() => retry.mutate(task.task_id, options)}>
+        <button type="button" aria-label={`Retry the creation of ${task.dataset_name}`} disabled={retry.isPending} onClick={() => retry.mutate(task.task_id)}>
           Retry
         </button>
       )}
@@ -30,7 +28,7 @@ export function TaskActions({ task, onOutcome }: { task: Task; onOutcome: (error
           onClose={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);
-            abort.mutate(task.task_id, options);
+            abort.mutate(task.task_id);
           }}
         />
       )}

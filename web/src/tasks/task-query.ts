@@ -1,4 +1,4 @@
-import type { paths } from '../api/schema';
+import type { paths } from '../api/schema.js';
 
 type ListQuery = NonNullable<paths['/api/v1/tasks']['get']['parameters']['query']>;
 export type TaskList = paths['/api/v1/tasks']['get']['responses'][200]['content']['application/json'];

@@ -11,6 +11,7 @@ export function TasksPage() {
   const [params, setParams] = useSearchParams();
   const query = taskQueryFromParams(params);
   const tasks = useTasks(query);
+  // The last refused abort or retry, with the API's detail, until an action succeeds.
   const [refusal, setRefusal] = useState<unknown>(null);
   const go = (next: TaskQuery) => setParams(taskQueryToParams(next));
   useEffect(() => {

@@ -24,8 +24,11 @@ export function useTaskFilters(q: TaskQuery) {
   });
 }
 
-/** Abort or retry a task; either way the list is read again, since the refusal itself means it changed. */
-export function useTaskAction(action: 'abort' | 'retry') {
+/**
+ * Abort or retry a task; either way the list is read again, since the refusal itself means it changed. The outcome
+ * (the error, or null) is reported from here rather than from mutate(), whose callbacks are lost once the row is gone.
+ */
+export function useTaskAction(action: 'abort' | 'retry', onOutcome: (error: unknown) => void) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (taskId: string) =>
@@ -34,6 +37,8 @@ export function useTaskAction(action: 'abort' | 'retry') {
           ? api.POST('/api/v1/tasks/{task_id}/abort', { params: { path: { task_id: taskId } } })
           : api.POST('/api/v1/tasks/{task_id}/retry', { params: { path: { task_id: taskId } } }),
       ),
+    onSuccess: () => onOutcome(null),
+    onError: onOutcome,
     onSettled: () => client.invalidateQueries({ queryKey: ['tasks'] }),
   });
 }
