@@ -28,7 +28,7 @@ describe('task query ↔ URL params', () => {
   });
 
   it('drops values the API would refuse and clamps the page size to 5–50', () => {
-    expect(parse('task_type=UPLOAD&task_status=DONE&sort_by=name&sort_order=up&page=0&start_from=yesterday')).toEqual(parse(''));
+    expect(parse('task_type=upload%20x&task_status=DONE&sort_by=name&sort_order=up&page=0&start_from=yesterday')).toEqual(parse(''));
     expect(parse('page_size=2').page_size).toBe(5);
     expect(parse('page_size=500').page_size).toBe(50);
     expect(parse('page=-1').page).toBe(1);

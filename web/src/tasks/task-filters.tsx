@@ -41,6 +41,7 @@ export function TaskFilters({ query, onChange }: { query: TaskQuery; onChange: (
         Started until
         <input type="datetime-local" value={query.start_to ?? ''} onChange={(event) => set({ start_to: event.target.value || undefined })} />
       </label>
+      {query.dataset_id && <span className="muted">Only the tasks of dataset {query.dataset_id}</span>}
       {filtered && (
         <button
           type="button"
