@@ -36,11 +36,19 @@ describe('web app: notifications', () => {
     await signIn(page, user, '/tasks');
     await bell(page, 0).waitFor();
     await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    // Nothing polls: while nothing happens, the page asks nothing about notifications.
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/v1/notifications/unread-count')) asked.push(request.url());
+    });
+    await page.waitForTimeout(2_500);
+    expect(asked).toEqual([]);
 
     const added = await server.api(user.token, 'POST', `/api/v1/dataset/${datasetId}/add_media`, form([photo('coffee.png')]));
     expect(added.status, added.text).toBe(202);
     await bell(page, 2).waitFor({ timeout: 90_000 });
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(asked.length).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
   it('lists the alerts, marks one read, then all, and the bell follows', async () => {
