@@ -4,9 +4,12 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { RequireSignIn } from './auth/require-sign-in';
 import { SignInPage } from './auth/sign-in-page';
 import { DatasetLayout } from './datasets/dataset-layout';
+import { EnrichmentTab } from './enrichment/enrichment-tab';
 import { Shell } from './layout/shell';
 import { NotFoundPage } from './layout/not-found-page';
+import { NotificationsPage } from './notifications/notifications-page';
 import { createQueryClient } from './query-client';
+import { TasksPage } from './tasks/tasks-page';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
@@ -18,7 +21,10 @@ export function App() {
           <Route element={<RequireSignIn><Shell /></RequireSignIn>}>
             <Route index element={<Navigate to="/datasets" replace />} />
             <Route path="/datasets/:datasetId" element={<DatasetLayout />}>
+              <Route path="enrich" element={<EnrichmentTab />} />
             </Route>
+            <Route path="/tasks" element={<TasksPage />} />
+            <Route path="/notifications" element={<NotificationsPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>

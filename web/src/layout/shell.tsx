@@ -1,11 +1,14 @@
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { useMe, useSignOut } from '../auth/use-me';
+import { NotificationBell } from '../notifications/notification-bell';
+import { useNotificationStream } from '../notifications/use-notifications';
 
 /** The frame of every signed-in page: the app's navigation, who is signed in, and the page below. */
 export function Shell() {
   const me = useMe();
   const signOut = useSignOut();
   const navigate = useNavigate();
+  useNotificationStream();
   return (
     <>
       <a className="skip-link" href="#content">
@@ -15,8 +18,11 @@ export function Shell() {
         <span className="brand">Loupe</span>
         <nav aria-label="Main">
           <NavLink to="/datasets">Datasets</NavLink>
+          <NavLink to="/tasks">Tasks</NavLink>
+          <NavLink to="/notifications">Notifications</NavLink>
         </nav>
         <div className="top-bar-end">
+          <NotificationBell />
           <span className="muted user-email">{me.data?.email}</span>
           <button type="button" onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate('/sign-in') })}>
             Sign out
