@@ -4,6 +4,7 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { RequireSignIn } from './auth/require-sign-in';
 import { SignInPage } from './auth/sign-in-page';
 import { DatasetLayout } from './datasets/dataset-layout';
+import { DatasetsPage } from './datasets/datasets-page';
 import { Shell } from './layout/shell';
 import { NotFoundPage } from './layout/not-found-page';
 import { createQueryClient } from './query-client';
@@ -17,6 +18,7 @@ export function App() {
           <Route path="/sign-in" element={<SignInPage />} />
           <Route element={<RequireSignIn><Shell /></RequireSignIn>}>
             <Route index element={<Navigate to="/datasets" replace />} />
+            <Route path="/datasets" element={<DatasetsPage />} />
             <Route path="/datasets/:datasetId" element={<DatasetLayout />}>
             </Route>
             <Route path="*" element={<NotFoundPage />} />

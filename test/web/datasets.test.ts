@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { PHOTOS } from '../support/ingest.js';
+import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
+
+let server: TestServer;
+let browser: Browser;
+let owner: TestUser;
+let viewer: TestUser;
+let page: Page;
+let scratch: string;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  [owner, viewer] = await Promise.all([server.createUser(), server.createUser()]);
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-web-datasets-'));
+  fs.writeFileSync(path.join(scratch, 'notes.txt'), 'not a photo\n');
+  // Named like a photo, so the page sends it and the server's own check refuses it.
+  fs.writeFileSync(path.join(scratch, 'broken.jpg'), 'this is text, not a JPEG\n');
+  page = await openPage(browser, server);
+  await signIn(page, owner, '/datasets');
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+const row = (p: Page, name: string) => p.getByRole('row').filter({ has: p.getByRole('link', { name, exact: true }) });
+const cellTexts = (p: Page, name: string) => row(p, name).getByRole('cell').allTextContents();
+const listed = async (user: TestUser) => (await server.api(user.token, 'GET', '/api/v1/datasets')).body as { id: string; display_name: string; n_objects: number }[];
+
+describe('web app: the datasets page', () => {
+  it('says how to start when the user has no datasets', async () => {
+    await page.getByRole('heading', { name: 'Datasets', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'No datasets yet' }).waitFor();
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+
+  it('creates a dataset from three photos, skips what is not media, resumes after a cancel, and follows it to READY without a reload', async () => {
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    await page.getByRole('button', { name: 'New dataset' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New dataset' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Dataset name').fill('Holiday photos');
+    await dialog.getByLabel('Choose files').setInputFiles([
+      ...['dog.jpg', 'horses.jpg', 'kite.jpg'].map((f) => path.join(PHOTOS, f)),
+      path.join(scratch, 'notes.txt'),
+    ]);
+    await dialog.getByText('3 files chosen (1.7 MB)').waitFor();
+    expect(await dialog.getByText('Skipped 1 file that is not an image or a video.').count()).toBe(1);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // A slow uplink (about 400 kB/s), so the upload is seen going and can be cancelled midway.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 400_000 });
+    await dialog.getByRole('button', { name: 'Create and upload' }).click();
+    const bar = dialog.getByRole('progressbar', { name: 'Upload progress' });
+    await bar.waitFor();
+    await page.waitForFunction(() => {
+      const bar = document.querySelector<HTMLProgressElement>('progress[aria-label="Upload progress"]');
+      return !!bar && bar.value > 0 && bar.value < bar.max;
+    });
+    const figures = await dialog.getByText(/of 3 files/).textContent();
+    expect(figures).toMatch(/^0 of 3 files · \d+\.\d MB of 1\.7 MB · \d+\.\d MB\/s · (\d+ s|\d+ min \d\d s) left$/);
+    await screenshot(page, 'datasets-new-uploading');
+    await dialog.getByRole('button', { name: 'Cancel upload' }).click();
+    await dialog.getByText('Upload cancelled. Upload again to go on where it stopped.').waitFor();
+    expect(await dialog.getByLabel('Dataset name').isDisabled()).toBe(true);
+
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await dialog.getByRole('button', { name: 'Retry upload' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row(page, 'Holiday photos').getByText('READY', { exact: true }).waitFor({ timeout: 60_000 });
+    const [created] = await listed(owner);
+    expect(created?.display_name).toBe('Holiday photos');
+    const cells = await cellTexts(page, 'Holiday photos');
+    expect(cells.slice(0, 5)).toEqual(['Holiday photos', 'READY', '3', '0', String(created!.n_objects)]);
+    expect(await row(page, 'Holiday photos').getByRole('progressbar').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    expect(await page.getByRole('link', { name: 'Holiday photos' }).getAttribute('href')).toBe(`/datasets/${created!.id}`);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'datasets-list');
+  });
+
+  it('renames a dataset', async () => {
+    await page.getByRole('button', { name: 'Rename Holiday photos' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rename Holiday photos' });
+    await dialog.getByLabel('New name').fill('Summer 2026');
+    await dialog.getByRole('button', { name: 'Save name' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Summer 2026', exact: true }).waitFor();
+    expect((await listed(owner)).map((d) => d.display_name)).toEqual(['Summer 2026']);
+  });
+
+  it('shares with a viewer, who sees the dataset but may not delete it, then revokes the access', async () => {
+    await page.getByRole('button', { name: 'Share Summer 2026' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share Summer 2026' });
+    const people = dialog.getByRole('list', { name: 'Who has access to Summer 2026' });
+    await people.getByText(owner.email).waitFor();
+    await dialog.getByLabel('User e-mail').fill(viewer.email);
+    await dialog.getByLabel('Role').selectOption('viewer');
+    await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+    await people.getByText(viewer.email).waitFor();
+    expect(await people.getByRole('listitem').allTextContents()).toEqual([`${owner.email}owner`, `${viewer.email}viewerRevoke`]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'datasets-share');
+
+    await dialog.getByLabel('User e-mail').fill('nobody@example.com');
+    await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+    const refused = dialog.getByRole('alert');
+    await refused.waitFor();
+    expect(await refused.textContent()).toBe('User not found: nobody@example.com');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const other = await openPage(browser, server);
+    await signIn(other, viewer, '/datasets');
+    await row(other, 'Summer 2026').getByText('READY', { exact: true }).waitFor();
+    await other.getByRole('button', { name: 'Delete Summer 2026' }).click();
+    const confirm = other.getByRole('dialog', { name: 'Delete Summer 2026?' });
+    await confirm.getByRole('button', { name: 'Delete dataset' }).click();
+    await confirm.getByRole('alert').waitFor();
+    expect(await confirm.getByRole('alert').textContent()).toBe('You do not have permission to delete this dataset');
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await other.context().close();
+
+    await page.getByRole('button', { name: 'Share Summer 2026' }).click();
+    await people.getByText(viewer.email).waitFor();
+    await dialog.getByRole('button', { name: `Revoke access of ${viewer.email}` }).click();
+    await people.getByText(viewer.email).waitFor({ state: 'detached' });
+    expect(await listed(viewer)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+  });
+
+  it('fits a phone: the table scrolls inside its frame, not the page', async () => {
+    const phone = await openPage(browser, server, PHONE);
+    await signIn(phone, owner, '/datasets');
+    await phone.getByRole('link', { name: 'Summer 2026' }).waitFor();
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(phone, 'datasets-list-phone');
+    await phone.context().close();
+  });
+
+  it('deletes a dataset after the confirmation, and the row goes', async () => {
+    await page.getByRole('button', { name: 'Delete Summer 2026' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Summer 2026?' });
+    expect(await confirm.getByText(/This deletes the dataset “Summer 2026” with its 3 images and 0 videos/).count()).toBe(1);
+    await confirm.getByRole('button', { name: 'Delete dataset' }).click();
+    await page.getByRole('link', { name: 'Summer 2026' }).waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'No datasets yet' }).waitFor();
+    expect(await listed(owner)).toEqual([]);
+  });
+
+  it("shows the server's refusal of a file with its detail, and closing drops the half-made dataset", async () => {
+    await page.getByRole('button', { name: 'New dataset' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New dataset' });
+    await dialog.getByLabel('Dataset name').fill('Broken upload');
+    await dialog.getByLabel('Choose files').setInputFiles([path.join(scratch, 'broken.jpg')]);
+    await dialog.getByRole('button', { name: 'Create and upload' }).click();
+    await dialog.getByRole('alert').waitFor();
+    expect(await dialog.getByRole('alert').textContent()).toBe(
+      'Unsupported file format: broken.jpg (images: JPEG, PNG, WebP, AVIF, TIFF, GIF, BMP, HEIC; videos: MP4, MOV, WebM, MKV, AVI)',
+    );
+    expect((await listed(owner)).map((d) => d.display_name)).toEqual(['Broken upload']);
+    await dialog.getByRole('button', { name: 'Retry upload' }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await waitFor(async () => ((await listed(owner)).length === 0 ? true : undefined), 10_000, 'the half-made dataset gone');
+    await page.getByRole('heading', { name: 'No datasets yet' }).waitFor();
+  });
+});
