@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { DESKTOP, PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
 import { PHOTOS } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 
@@ -19,8 +19,6 @@ beforeAll(async () => {
   [owner, viewer] = await Promise.all([server.createUser(), server.createUser()]);
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-web-datasets-'));
   fs.writeFileSync(path.join(scratch, 'notes.txt'), 'not a photo\n');
-  // Named like a photo, so the page sends it and the server's own check refuses it.
-  fs.writeFileSync(path.join(scratch, 'broken.jpg'), 'this is text, not a JPEG\n');
   page = await openPage(browser, server);
   await signIn(page, owner, '/datasets');
 }, 120_000);
@@ -76,7 +74,13 @@ describe('web app: the datasets page', () => {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await dialog.getByRole('button', { name: 'Retry upload' }).click();
     await dialog.waitFor({ state: 'detached' });
+    await row(page, 'Holiday photos').getByRole('progressbar', { name: 'Holiday photos progress' }).waitFor();
     await row(page, 'Holiday photos').getByText('READY', { exact: true }).waitFor({ timeout: 60_000 });
+    // Once nothing listed is busy, the page stops asking.
+    const listRequests: string[] = [];
+    const countList = (request: { url(): string }) => void (request.url().includes('/api/v1/datasets') && listRequests.push(request.url()));
+    page.on('request', countList);
+    const quietFrom = Date.now();
     const [created] = await listed(owner);
     expect(created?.display_name).toBe('Holiday photos');
     const cells = await cellTexts(page, 'Holiday photos');
@@ -86,6 +90,9 @@ describe('web app: the datasets page', () => {
     expect(await page.getByRole('link', { name: 'Holiday photos' }).getAttribute('href')).toBe(`/datasets/${created!.id}`);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'datasets-list');
+    await page.waitForTimeout(Math.max(0, 2_500 - (Date.now() - quietFrom)));
+    page.off('request', countList);
+    expect(listRequests).toEqual([]);
   });
 
   it('renames a dataset', async () => {
@@ -96,6 +103,8 @@ describe('web app: the datasets page', () => {
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'Summer 2026', exact: true }).waitFor();
     expect((await listed(owner)).map((d) => d.display_name)).toEqual(['Summer 2026']);
+    // The focus goes back to the button that opened the dialog.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename Summer 2026');
   });
 
   it('shares with a viewer, who sees the dataset but may not delete it, then revokes the access', async () => {
@@ -123,6 +132,9 @@ describe('web app: the datasets page', () => {
     await row(other, 'Summer 2026').getByText('READY', { exact: true }).waitFor();
     await other.getByRole('button', { name: 'Delete Summer 2026' }).click();
     const confirm = other.getByRole('dialog', { name: 'Delete Summer 2026?' });
+    await confirm.waitFor();
+    // The safe choice has the focus, so Enter does not delete.
+    expect(await other.evaluate(() => document.activeElement?.textContent)).toBe('Keep it');
     await confirm.getByRole('button', { name: 'Delete dataset' }).click();
     await confirm.getByRole('alert').waitFor();
     expect(await confirm.getByRole('alert').textContent()).toBe('You do not have permission to delete this dataset');
@@ -138,13 +150,20 @@ describe('web app: the datasets page', () => {
   });
 
   it('fits a phone: the table scrolls inside its frame, not the page', async () => {
-    const phone = await openPage(browser, server, PHONE);
-    await signIn(phone, owner, '/datasets');
-    await phone.getByRole('link', { name: 'Summer 2026' }).waitFor();
-    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    await screenshot(phone, 'datasets-list-phone');
-    await phone.context().close();
+    await page.setViewportSize(PHONE);
+    try {
+      await page.getByRole('link', { name: 'Summer 2026' }).waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      const table = await page.evaluate(() => {
+        const wrap = document.querySelector('table')!.parentElement!;
+        return { scrolls: wrap.scrollWidth > wrap.clientWidth, overflowX: getComputedStyle(wrap).overflowX };
+      });
+      expect(table).toEqual({ scrolls: true, overflowX: 'auto' });
+      await screenshot(page, 'datasets-list-phone');
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
   });
 
   it('deletes a dataset after the confirmation, and the row goes', async () => {
@@ -161,7 +180,16 @@ describe('web app: the datasets page', () => {
     await page.getByRole('button', { name: 'New dataset' }).click();
     const dialog = page.getByRole('dialog', { name: 'New dataset' });
     await dialog.getByLabel('Dataset name').fill('Broken upload');
-    await dialog.getByLabel('Choose files').setInputFiles([path.join(scratch, 'broken.jpg')]);
+    // Dropped rather than chosen: the drop zone takes files as a drag from the desktop brings them.
+    const drop = await page.evaluateHandle(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['this is text, not a JPEG\n'], 'broken.jpg', { type: 'image/jpeg' }));
+      data.items.add(new File(['# notes\n'], 'README.md', { type: 'text/markdown' }));
+      return data;
+    });
+    await dialog.getByRole('group', { name: 'Files to upload' }).dispatchEvent('drop', { dataTransfer: drop });
+    await dialog.getByText('1 file chosen (0.0 MB)').waitFor();
+    expect(await dialog.getByText('Skipped 1 file that is not an image or a video.').count()).toBe(1);
     await dialog.getByRole('button', { name: 'Create and upload' }).click();
     await dialog.getByRole('alert').waitFor();
     expect(await dialog.getByRole('alert').textContent()).toBe(
@@ -173,5 +201,32 @@ describe('web app: the datasets page', () => {
     await dialog.waitFor({ state: 'detached' });
     await waitFor(async () => ((await listed(owner)).length === 0 ? true : undefined), 10_000, 'the half-made dataset gone');
     await page.getByRole('heading', { name: 'No datasets yet' }).waitFor();
+  });
+
+  it('pages the list 100 at a time with Next and Previous', async () => {
+    const many = await server.createUser();
+    const create = async (i: number) =>
+      expect((await server.api(many.token, 'GET', `/api/v1/ingestion/new_dataset?dataset_name=Set%20${i}`)).status).toBe(200);
+    // Set 1 is the oldest and Set 101 the newest; the order between them does not matter here.
+    await create(1);
+    await Promise.all(Array.from({ length: 99 }, (_, i) => create(i + 2)));
+    await create(101);
+    const other = await openPage(browser, server);
+    await signIn(other, many, '/datasets');
+    await other.getByRole('link', { name: 'Set 101', exact: true }).waitFor();
+    // A header row and 100 datasets, newest first.
+    expect(await other.getByRole('row').count()).toBe(101);
+    expect(await other.getByRole('link', { name: 'Set 1', exact: true }).count()).toBe(0);
+    const pager = other.getByRole('navigation', { name: 'Pages of datasets' });
+    expect(await pager.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await other.getByRole('link', { name: 'Set 1', exact: true }).waitFor();
+    expect(new URL(other.url()).search).toBe('?page=2');
+    expect(await other.getByRole('row').count()).toBe(2);
+    expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await pager.getByRole('button', { name: 'Previous' }).click();
+    await other.getByRole('link', { name: 'Set 101', exact: true }).waitFor();
+    expect(new URL(other.url()).search).toBe('');
+    await other.context().close();
   });
 });

@@ -21,7 +21,7 @@ export function DeleteDatasetDialog({ dataset, onClose }: { dataset: Dataset; on
           <button type="submit" className="danger" disabled={remove.isPending}>
             Delete dataset
           </button>
-          <button type="button" onClick={onClose} autoFocus>
+          <button type="button" onClick={onClose} data-autofocus>
             Keep it
           </button>
         </div>

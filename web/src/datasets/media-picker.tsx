@@ -29,6 +29,8 @@ export function MediaPicker({ onFiles, disabled }: { onFiles: (files: File[]) =>
 
   return (
     <div
+      role="group"
+      aria-label="Files to upload"
       className={`drop-zone${over ? ' drop-zone-over' : ''}`}
       onDragOver={(event) => {
         event.preventDefault();
