@@ -180,6 +180,12 @@ describe('web app: the datasets page', () => {
     await page.getByRole('button', { name: 'New dataset' }).click();
     const dialog = page.getByRole('dialog', { name: 'New dataset' });
     await dialog.getByLabel('Dataset name').fill('Broken upload');
+    // A whole folder: its eight photos are kept, its SOURCES.md is skipped; then a change of mind.
+    await dialog.getByLabel('Choose a folder').setInputFiles(PHOTOS);
+    await dialog.getByText('8 files chosen (3.3 MB)').waitFor();
+    expect(await dialog.getByText('Skipped 1 file that is not an image or a video.').count()).toBe(1);
+    await dialog.getByRole('button', { name: 'Clear files' }).click();
+    await dialog.getByText('No images or videos chosen yet.').waitFor();
     // Dropped rather than chosen: the drop zone takes files as a drag from the desktop brings them.
     const drop = await page.evaluateHandle(() => {
       const data = new DataTransfer();

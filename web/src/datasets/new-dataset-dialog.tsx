@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
 import { MediaPicker } from './media-picker';
 import { Modal } from './modal';
@@ -21,6 +21,13 @@ export function NewDatasetDialog({ onClose, onStarted }: { onClose: () => void; 
   const upload = useDatasetUpload();
   const { state } = upload;
   const busy = state.phase === 'uploading' || state.phase === 'processing';
+  useEffect(() => {
+    if (!busy) return;
+    // Leaving the page mid-upload would drop the files not sent yet: the browser asks first.
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [busy]);
 
   function addFiles(files: File[]) {
     const { media, skipped } = selectMedia(files);
