@@ -5,6 +5,7 @@ import { RequireSignIn } from './auth/require-sign-in';
 import { SignInPage } from './auth/sign-in-page';
 import { DatasetLayout } from './datasets/dataset-layout';
 import { EnrichmentTab } from './enrichment/enrichment-tab';
+import { DatasetsPage } from './datasets/datasets-page';
 import { Shell } from './layout/shell';
 import { NotFoundPage } from './layout/not-found-page';
 import { NotificationsPage } from './notifications/notifications-page';
@@ -20,6 +21,7 @@ export function App() {
           <Route path="/sign-in" element={<SignInPage />} />
           <Route element={<RequireSignIn><Shell /></RequireSignIn>}>
             <Route index element={<Navigate to="/datasets" replace />} />
+            <Route path="/datasets" element={<DatasetsPage />} />
             <Route path="/datasets/:datasetId" element={<DatasetLayout />}>
               <Route path="enrich" element={<EnrichmentTab />} />
             </Route>
