@@ -4,9 +4,12 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { RequireSignIn } from './auth/require-sign-in';
 import { SignInPage } from './auth/sign-in-page';
 import { DatasetLayout } from './datasets/dataset-layout';
+import { ExportsPage } from './exports/exports-page';
 import { Shell } from './layout/shell';
 import { NotFoundPage } from './layout/not-found-page';
+import { MediaPage } from './media/media-page';
 import { createQueryClient } from './query-client';
+import { SnapshotsPage } from './snapshots/snapshots-page';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
@@ -18,6 +21,9 @@ export function App() {
           <Route element={<RequireSignIn><Shell /></RequireSignIn>}>
             <Route index element={<Navigate to="/datasets" replace />} />
             <Route path="/datasets/:datasetId" element={<DatasetLayout />}>
+              <Route path="media/:mediaId" element={<MediaPage />} />
+              <Route path="snapshots" element={<SnapshotsPage />} />
+              <Route path="exports" element={<ExportsPage />} />
             </Route>
             <Route path="*" element={<NotFoundPage />} />
           </Route>

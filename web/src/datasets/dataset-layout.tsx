@@ -5,7 +5,11 @@ import { StatusBadge } from './status-badge';
 import { useDataset } from './use-dataset';
 
 /** The dataset's tabs: each is a page of its own under /datasets/:datasetId. */
-const TABS = [{ to: '', label: 'Explore', end: true }];
+const TABS = [
+  { to: '', label: 'Explore', end: true },
+  { to: 'snapshots', label: 'Snapshots', end: false },
+  { to: 'exports', label: 'Exports', end: false },
+];
 
 /** The frame of every page of one dataset: its name, status, progress while busy, and the tabs. */
 export function DatasetLayout() {
