@@ -56,7 +56,7 @@ export function ExportsPage() {
         <p className="muted">No exports started from this browser yet.</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table className="named-rows">
             <caption className="muted">Exports started from this browser, newest first</caption>
             <thead>
               <tr>

@@ -6,7 +6,7 @@ export type SnapshotAction = 'rename' | 'restore' | 'clone' | 'delete';
 export function SnapshotsTable({ snapshots, busy, onAction }: { snapshots: Snapshot[]; busy: boolean; onAction: (action: SnapshotAction, s: Snapshot) => void }) {
   return (
     <div className="table-wrap">
-      <table>
+      <table className="named-rows">
         <caption className="muted">Newest first</caption>
         <thead>
           <tr>
