@@ -11,7 +11,9 @@ export function ExportsPage() {
   const { datasetId = '' } = useParams();
   const dataset = useDataset(datasetId);
   const start = useStartExport(datasetId);
-  const [records, setRecords] = useState<ExportRecord[]>(() => readExportLog(sessionStorage, datasetId));
+  // The log read for the dataset shown: this page stays mounted when the link goes to another dataset's tab.
+  const [log, setLog] = useState<{ datasetId: string; records: ExportRecord[] }>(() => ({ datasetId, records: readExportLog(sessionStorage, datasetId) }));
+  const records = log.datasetId === datasetId ? log.records : readExportLog(sessionStorage, datasetId);
   const [fileName, setFileName] = useState<string | null>(null);
   const [format, setFormat] = useState<ExportFormat>('json');
   const [includeImages, setIncludeImages] = useState(false);
@@ -21,7 +23,7 @@ export function ExportsPage() {
     event.preventDefault();
     const options = { fileName: name.trim(), format, includeImages };
     start.mutate(options, {
-      onSuccess: ({ id }) => setRecords(addToExportLog(sessionStorage, datasetId, { id, ...options, startedAt: new Date().toISOString() })),
+      onSuccess: ({ id }) => setLog({ datasetId, records: addToExportLog(sessionStorage, datasetId, { id, ...options, startedAt: new Date().toISOString() }) }),
     });
   };
 
