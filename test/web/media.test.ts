@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
-import { createDataset, photo } from '../support/ingest.js';
+import { createDataset, photo, threeSceneClip } from '../support/ingest.js';
 import { PHOTO_EDITS } from '../support/photo-edits.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 
@@ -117,6 +117,29 @@ describe('web app: media detail', () => {
     near(box!.width, image!.width / 2);
     near(box!.height, image!.height / 2);
     await screenshot(page, 'media-detail-objects');
+  });
+
+  it('shows a video with its frames on a strip, each opening the frame, which links back to its video', async () => {
+    const clip = await createDataset(server, user, 'clips', [[{ name: 'scenes.mp4', bytes: threeSceneClip() }]]);
+    const video = (await server.api(user.token, 'GET', `/api/v1/dataset/${clip.datasetId}/media?media_type=VIDEO`)).body.media[0];
+    expect(video.frames).toEqual([]);
+    const detail = (await server.api(user.token, 'GET', `/api/v1/dataset/${clip.datasetId}/media/${video.media_id}`)).body;
+    expect(detail.frames.length).toBeGreaterThanOrEqual(2);
+    await page.goto(`/datasets/${clip.datasetId}/media/${video.media_id}`);
+    await page.getByRole('heading', { name: 'scenes.mp4', level: 2 }).waitFor();
+    const strip = page.getByRole('list').filter({ has: page.getByRole('link', { name: /^scenes\.mp4 at / }) });
+    expect(await strip.getByRole('link').count()).toBe(detail.frames.length);
+    await page.waitForFunction(() => [...document.images].filter((img) => img.alt.startsWith('scenes.mp4 at ') && img.naturalWidth > 0).length >= 2);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'media-video');
+    const second = detail.frames[1];
+    await strip.getByRole('link').nth(1).click();
+    await page.getByRole('link', { name: 'its video' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/datasets/${clip.datasetId}/media/${second.media_id}`);
+    expect(await fact(page, 'File facts', 'Type')).toBe('VIDEO_FRAME');
+    await page.getByRole('link', { name: 'its video' }).click();
+    await page.getByRole('heading', { name: 'scenes.mp4', level: 2 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/datasets/${clip.datasetId}/media/${video.media_id}`);
   });
 
   it('shows the API detail for an unknown media id', async () => {
