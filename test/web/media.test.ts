@@ -130,6 +130,8 @@ describe('web app: media detail', () => {
     const strip = page.getByRole('list').filter({ has: page.getByRole('link', { name: /^scenes\.mp4 at / }) });
     expect(await strip.getByRole('link').count()).toBe(detail.frames.length);
     await page.waitForFunction(() => [...document.images].filter((img) => img.alt.startsWith('scenes.mp4 at ') && img.naturalWidth > 0).length >= 2);
+    await page.getByText('A video is compared through its frames: open a frame to see its neighbours.').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'media-video');
     const second = detail.frames[1];
@@ -137,6 +139,8 @@ describe('web app: media detail', () => {
     await page.getByRole('link', { name: 'its video' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/datasets/${clip.datasetId}/media/${second.media_id}`);
     expect(await fact(page, 'File facts', 'Type')).toBe('VIDEO_FRAME');
+    // A frame has neighbours of its own: the other frames of the clip.
+    await page.getByRole('list', { name: 'Nearest neighbours' }).getByRole('link', { name: 'scenes.mp4' }).first().waitFor();
     await page.getByRole('link', { name: 'its video' }).click();
     await page.getByRole('heading', { name: 'scenes.mp4', level: 2 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/datasets/${clip.datasetId}/media/${video.media_id}`);

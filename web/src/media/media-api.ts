@@ -34,8 +34,10 @@ export function useDuplicates(datasetId: string, mediaId: string) {
 /** How many nearest neighbours the page shows. */
 export const NEIGHBOURS_SHOWN = 6;
 
-export function useNeighbours(datasetId: string, mediaId: string) {
+/** Not asked for a video (`enabled` false): Explore ranks by its frames, which have pages of their own. */
+export function useNeighbours(datasetId: string, mediaId: string, enabled: boolean) {
   return useQuery({
+    enabled,
     queryKey: ['media-neighbours', datasetId, mediaId],
     queryFn: async () => {
       const answer = await unwrap(

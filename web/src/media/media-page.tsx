@@ -38,7 +38,7 @@ export function MediaPage() {
           <MediaFacts media={m} />
         </div>
       </div>
-      <SimilarMedia datasetId={datasetId} mediaId={mediaId} />
+      <SimilarMedia datasetId={datasetId} mediaId={mediaId} isVideo={m.media_type === 'VIDEO'} />
     </section>
   );
 }

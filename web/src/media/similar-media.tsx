@@ -15,9 +15,9 @@ function ThumbList(props: { datasetId: string; labelledBy: string; media: Array<
 }
 
 /** The media item's near-duplicates (its duplicate group) and its nearest neighbours by similarity. */
-export function SimilarMedia({ datasetId, mediaId }: { datasetId: string; mediaId: string }) {
+export function SimilarMedia({ datasetId, mediaId, isVideo }: { datasetId: string; mediaId: string; isVideo: boolean }) {
   const duplicates = useDuplicates(datasetId, mediaId);
-  const neighbours = useNeighbours(datasetId, mediaId);
+  const neighbours = useNeighbours(datasetId, mediaId, !isVideo);
   return (
     <>
       <section aria-labelledby="media-duplicates">
@@ -31,6 +31,7 @@ export function SimilarMedia({ datasetId, mediaId }: { datasetId: string; mediaI
       </section>
       <section aria-labelledby="media-neighbours">
         <h3 id="media-neighbours">Nearest neighbours</h3>
+        {isVideo && <p className="muted">A video is compared through its frames: open a frame to see its neighbours.</p>}
         {neighbours.error && <ErrorMessage error={neighbours.error} />}
         {neighbours.data?.length === 0 && <p className="muted">No other media to compare with.</p>}
         {neighbours.data && neighbours.data.length > 0 && <ThumbList datasetId={datasetId} labelledBy="media-neighbours" media={neighbours.data} />}

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 /**
  * A modal dialog (showModal: focus stays inside, Escape closes it) that asks before an action; `open` shows it.
@@ -20,7 +20,7 @@ export function ConfirmDialog(props: {
     if (props.open && !dialog.open) dialog.showModal();
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
-  const titleId = `${props.title.replace(/\W+/g, '-').toLowerCase()}-title`;
+  const titleId = useId();
   return (
     <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose}>
       <form
