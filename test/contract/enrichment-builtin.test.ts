@@ -69,6 +69,14 @@ describe('built-in enrichment of real photos', () => {
     }
     const dog = objects.find((o) => o.file_name === 'dog.jpg' && o.label === 'dog');
     expect(dog.caption).toMatch(/dog/i);
+
+    // The media detail carries the same objects and the image's caption.
+    const detail = (await server.api(owner.token, 'GET', `/api/v1/dataset/${copyId}/media/${dog.media_id}`)).body;
+    expect(detail.caption).toEqual(expect.any(String));
+    const dogObject = detail.objects.find((o: any) => o.object_id === dog.object_id);
+    expect(dogObject).toEqual({ object_id: dog.object_id, label: 'dog', score: dog.score, bounding_box: dog.bounding_box, caption: dog.caption });
+    const listed = (await server.api(owner.token, 'GET', `/api/v1/dataset/${copyId}/media?limit=10`)).body.media.find((m: any) => m.media_id === dog.media_id);
+    expect(listed.objects).toEqual(detail.objects);
   });
 
   it('object clusters page by level, and a labels filter keeps only those objects', async () => {

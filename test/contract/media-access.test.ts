@@ -35,6 +35,8 @@ describe('GET /api/v1/dataset/{id}/media/{media_id}', () => {
       height: 576,
       quality_flags: expect.any(Array),
       frames: [],
+      caption: null,
+      objects: [],
       media_uri: expect.stringMatching(new RegExp(`^${server.url}/api/v1/dataset/${datasetId}/media/${dog.media_id}/original\\?expires=\\d+&signature=`)),
     });
   });

@@ -11,6 +11,9 @@ import { NotFoundPage } from './layout/not-found-page';
 import { NotificationsPage } from './notifications/notifications-page';
 import { createQueryClient } from './query-client';
 import { TasksPage } from './tasks/tasks-page';
+import { ExportsPage } from './exports/exports-page';
+import { MediaPage } from './media/media-page';
+import { SnapshotsPage } from './snapshots/snapshots-page';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
@@ -24,6 +27,9 @@ export function App() {
             <Route path="/datasets" element={<DatasetsPage />} />
             <Route path="/datasets/:datasetId" element={<DatasetLayout />}>
               <Route path="enrich" element={<EnrichmentTab />} />
+              <Route path="media/:mediaId" element={<MediaPage />} />
+              <Route path="snapshots" element={<SnapshotsPage />} />
+              <Route path="exports" element={<ExportsPage />} />
             </Route>
             <Route path="/tasks" element={<TasksPage />} />
             <Route path="/notifications" element={<NotificationsPage />} />

@@ -32,6 +32,8 @@ export function presentMedia(
     tags: m.tags,
     label: m.label,
     custom_fields: m.custom_fields,
+    caption: m.caption,
+    objects: (m.objects ?? []).map((o) => ({ object_id: o.object_id, label: o.label, score: o.score, bounding_box: o.box, caption: o.caption ?? null })),
     created_at: m.created_at.toISOString(),
     media_uri: link(m.id, 'original'),
     media_thumb_uri: m.thumb_hash ? link(m.id, 'thumbnail') : null,

@@ -19,6 +19,8 @@ const INDEX_COLUMNS = [
   'vm.tags',
   'vm.label',
   'vm.custom_fields',
+  'vm.caption',
+  'vm.objects',
 ] as const;
 
 export type MediaInVersion = Awaited<ReturnType<MediaRepo['findInHead']>> & {};
@@ -92,7 +94,7 @@ export class MediaRepo {
     // version was merged in (200k media: 64 ms a page).
     const { rows } = await sql<NonNullable<MediaInVersion>>`
       select m.*, w.uniqueness_score, w.is_outlier, w.duplicate_group, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4,
-        coalesce(a.tags, '{}') as tags, a.label, coalesce(f.custom_fields, '{}') as custom_fields
+        w.caption, w.objects, coalesce(a.tags, '{}') as tags, a.label, coalesce(f.custom_fields, '{}') as custom_fields
       from media m join ${wideRows(head, base?.base_id ?? null)} w on w.media_id = m.id
       left join lateral (select x.tags, x.label from version_annotations x where x.version_id = ${head}::uuid and x.media_id = m.id limit 1) a on true
       left join lateral (select x.custom_fields from version_fields x where x.version_id = ${head}::uuid and x.media_id = m.id limit 1) f on true

@@ -26,6 +26,20 @@ export const MediaDetail = Type.Object({
   tags: Type.Array(Type.String()),
   label: Nullable(Type.String()),
   custom_fields: Type.Record(Type.String(), Type.Unknown(), { description: 'Imported custom metadata: field → value (types: custom_metadata/schema)' }),
+  caption: Nullable(Type.String({ description: 'Written by an image captioner (enrichment)' })),
+  objects: Type.Array(
+    Type.Object({
+      object_id: Type.String({ format: 'uuid' }),
+      label: Type.String({ description: "The object's class (a user's, else the detector's)" }),
+      score: Type.Number({ description: 'The detection score' }),
+      bounding_box: Type.Object(
+        { x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() },
+        { description: "The object's box in the media's pixels (x, y = top left)" },
+      ),
+      caption: Nullable(Type.String()),
+    }),
+    { description: 'Detected objects (enrichment); empty when not enriched' },
+  ),
   created_at: Type.String({ format: 'date-time' }),
   media_uri: Type.String({ description: 'Signed link to the original bytes, valid one hour' }),
   media_thumb_uri: Nullable(Type.String()),

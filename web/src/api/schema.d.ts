@@ -1816,6 +1816,25 @@ export interface paths {
                                 custom_fields: {
                                     [key: string]: unknown;
                                 };
+                                /** @description Written by an image captioner (enrichment) */
+                                caption: string | null;
+                                /** @description Detected objects (enrichment); empty when not enriched */
+                                objects: {
+                                    /** Format: uuid */
+                                    object_id: string;
+                                    /** @description The object's class (a user's, else the detector's) */
+                                    label: string;
+                                    /** @description The detection score */
+                                    score: number;
+                                    /** @description The object's box in the media's pixels (x, y = top left) */
+                                    bounding_box: {
+                                        x: number;
+                                        y: number;
+                                        width: number;
+                                        height: number;
+                                    };
+                                    caption: string | null;
+                                }[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** @description Signed link to the original bytes, valid one hour */
@@ -1930,6 +1949,25 @@ export interface paths {
                             custom_fields: {
                                 [key: string]: unknown;
                             };
+                            /** @description Written by an image captioner (enrichment) */
+                            caption: string | null;
+                            /** @description Detected objects (enrichment); empty when not enriched */
+                            objects: {
+                                /** Format: uuid */
+                                object_id: string;
+                                /** @description The object's class (a user's, else the detector's) */
+                                label: string;
+                                /** @description The detection score */
+                                score: number;
+                                /** @description The object's box in the media's pixels (x, y = top left) */
+                                bounding_box: {
+                                    x: number;
+                                    y: number;
+                                    width: number;
+                                    height: number;
+                                };
+                                caption: string | null;
+                            }[];
                             /** Format: date-time */
                             created_at: string;
                             /** @description Signed link to the original bytes, valid one hour */

@@ -8,6 +8,8 @@ import { useDataset } from './use-dataset';
 const TABS = [
   { to: '', label: 'Explore', end: true },
   { to: 'enrich', label: 'Enrichment', end: false },
+  { to: 'snapshots', label: 'Snapshots', end: false },
+  { to: 'exports', label: 'Exports', end: false },
 ];
 
 /** The frame of every page of one dataset: its name, status, progress while busy, and the tabs. */
