@@ -1,5 +1,5 @@
 import { ErrorMessage } from '../ui/error-message';
-import { Modal } from './modal';
+import { Modal } from '../ui/modal';
 import { type Dataset, useDeleteDataset } from './use-datasets';
 
 export function DeleteDatasetDialog({ dataset, onClose }: { dataset: Dataset; onClose: () => void }) {

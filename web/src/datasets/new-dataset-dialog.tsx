@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
 import { MediaPicker } from './media-picker';
-import { Modal } from './modal';
+import { Modal } from '../ui/modal';
 import { UploadProgress } from './upload-progress';
 import { useDatasetUpload } from './use-dataset-upload';
 import { formatMegabytes, selectMedia, totalBytes } from './upload-plan';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
-import { Modal } from './modal';
+import { Modal } from '../ui/modal';
 import { type Dataset, useRenameDataset } from './use-datasets';
 
 export function RenameDatasetDialog({ dataset, onClose }: { dataset: Dataset; onClose: () => void }) {

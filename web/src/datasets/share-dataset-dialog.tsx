@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
-import { Modal } from './modal';
+import { Modal } from '../ui/modal';
 import { type AccessRole, type Dataset, useDatasetAccess, useRevokeAccess, useShareDataset } from './use-datasets';
 
 /** Who has access to a dataset, sharing it with one more user by e-mail, and revoking a user's access. */

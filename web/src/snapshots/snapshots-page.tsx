@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { useDataset } from '../datasets/use-dataset';
 import { ErrorMessage } from '../ui/error-message';
 import { cloneName } from './clone-lookup';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../ui/confirm-dialog';
 import { CreateSnapshotForm } from './snapshot-form';
 import { type Snapshot, useSnapshotActions, useSnapshots } from './snapshots-api';
 import { type SnapshotAction, SnapshotsTable } from './snapshots-table';
@@ -67,25 +67,31 @@ export function SnapshotsPage() {
       {snapshots.data?.length === 0 && <p className="muted">No snapshots yet.</p>}
       {snapshots.data && snapshots.data.length > 0 && <SnapshotsTable snapshots={snapshots.data} busy={following} onAction={onAction} />}
 
-      <ConfirmDialog open={pending?.action === 'rename'} title={`Rename ${name}`} confirmLabel="Save" onConfirm={confirm} onClose={close}>
-        <label>
-          Snapshot name
-          <input value={fields.name} onChange={(e) => setFields({ ...fields, name: e.target.value })} required maxLength={500} />
-        </label>
-        <label>
-          Snapshot description
-          <input value={fields.description} onChange={(e) => setFields({ ...fields, description: e.target.value })} maxLength={10_000} />
-        </label>
-      </ConfirmDialog>
-      <ConfirmDialog open={pending?.action === 'restore'} title={`Restore ${name}?`} confirmLabel="Restore" danger onConfirm={confirm} onClose={close}>
-        <p>
-          The restore replaces the dataset’s current data with the data of snapshot “{name}”. It cannot be undone. The dataset is read-only while it
-          runs.
-        </p>
-      </ConfirmDialog>
-      <ConfirmDialog open={pending?.action === 'delete'} title={`Delete ${name}?`} confirmLabel="Delete" danger onConfirm={confirm} onClose={close}>
-        <p>Snapshot “{name}” leaves the list; clones made from it are kept.</p>
-      </ConfirmDialog>
+      {pending?.action === 'rename' && (
+        <ConfirmDialog title={`Rename ${name}`} confirmLabel="Save" onConfirm={confirm} onClose={close}>
+          <label>
+            Snapshot name
+            <input value={fields.name} onChange={(e) => setFields({ ...fields, name: e.target.value })} required maxLength={500} />
+          </label>
+          <label>
+            Snapshot description
+            <input value={fields.description} onChange={(e) => setFields({ ...fields, description: e.target.value })} maxLength={10_000} />
+          </label>
+        </ConfirmDialog>
+      )}
+      {pending?.action === 'restore' && (
+        <ConfirmDialog title={`Restore ${name}?`} confirmLabel="Restore" danger onConfirm={confirm} onClose={close}>
+          <p>
+            The restore replaces the dataset’s current data with the data of snapshot “{name}”. It cannot be undone. The dataset is read-only while it
+            runs.
+          </p>
+        </ConfirmDialog>
+      )}
+      {pending?.action === 'delete' && (
+        <ConfirmDialog title={`Delete ${name}?`} confirmLabel="Delete" danger onConfirm={confirm} onClose={close}>
+          <p>Snapshot “{name}” leaves the list; clones made from it are kept.</p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

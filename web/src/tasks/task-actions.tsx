@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../ui/confirm-dialog';
 import { type Task, canAbort, canRetry } from './task-query';
 import { useTaskAction } from './use-tasks';
 
@@ -23,14 +23,16 @@ export function TaskActions({ task, onOutcome }: { task: Task; onOutcome: (error
       {confirming && (
         <ConfirmDialog
           title={`Abort the creation of ${task.dataset_name}?`}
-          message="The task stops at its next checkpoint; you can retry it later with the same configuration."
           confirmLabel="Abort task"
+          danger
           onClose={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);
             abort.mutate(task.task_id);
           }}
-        />
+        >
+          <p>The task stops at its next checkpoint; you can retry it later with the same configuration.</p>
+        </ConfirmDialog>
       )}
     </div>
   );
