@@ -4,6 +4,7 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { RequireSignIn } from './auth/require-sign-in';
 import { SignInPage } from './auth/sign-in-page';
 import { DatasetLayout } from './datasets/dataset-layout';
+import { ExplorePage } from './explore/explore-page';
 import { Shell } from './layout/shell';
 import { NotFoundPage } from './layout/not-found-page';
 import { createQueryClient } from './query-client';
@@ -18,6 +19,7 @@ export function App() {
           <Route element={<RequireSignIn><Shell /></RequireSignIn>}>
             <Route index element={<Navigate to="/datasets" replace />} />
             <Route path="/datasets/:datasetId" element={<DatasetLayout />}>
+              <Route index element={<ExplorePage />} />
             </Route>
             <Route path="*" element={<NotFoundPage />} />
           </Route>

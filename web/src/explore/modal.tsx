@@ -1,0 +1,30 @@
+import { type ReactNode, useEffect, useRef } from 'react';
+
+interface Props {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/** A modal <dialog> (showModal traps focus, Escape closes it), open while it is rendered. */
+export function Modal({ title, onClose, children }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="modal-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id="modal-title">{title}</h2>
+      {children}
+    </dialog>
+  );
+}
