@@ -29,7 +29,6 @@ export function FiltersPanel({ datasetId, filters, onApply }: Props) {
 
   return (
     <form className="stack filters-panel" aria-label="Filters" onSubmit={submit}>
-      <h2>Filters</h2>
       <CheckList legend="Issues" options={ISSUES.map((i) => ({ value: i, label: ISSUE_WORDS[i] }))} chosen={draft.issues} onChange={(v) => set({ issues: v as Filters['issues'] })} empty="" />
       <fieldset className="row">
         <legend>Uniqueness</legend>

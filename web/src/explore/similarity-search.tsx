@@ -32,7 +32,12 @@ export function SimilaritySearch({ datasetId, anchor, onAnchor }: Props) {
       <div className="row">
         <label className="inline file-pick">
           Find similar to an image
-          <input type="file" accept="image/*" disabled={busy} onChange={(event) => void upload(event.target.files?.[0])} />
+          <input type="file" accept="image/*" disabled={busy} onChange={(event) => {
+              void upload(event.target.files?.[0]);
+              // The same file may be picked again after the anchor is cleared.
+              event.target.value = '';
+            }}
+          />
         </label>
         {busy && <span role="status">Reading the image…</span>}
       </div>
