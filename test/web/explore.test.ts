@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
-import { createDataset, PHOTOS, photo } from '../support/ingest.js';
+import { createDataset, PHOTOS, photo, waitForDataset } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 import { waitForTask } from '../support/tasks.js';
 import path from 'node:path';
@@ -11,6 +11,8 @@ let browser: Browser;
 let user: TestUser;
 let datasetId: string;
 let page: Page;
+/** A small dataset's copy with the built-in detector's objects, made while the other tests run. */
+let enrichedCopy: Promise<string>;
 
 const FILES = ['dog.jpg', 'dog-copy.jpg', 'astronaut.png', 'chelsea.png', 'coffee.png', 'horses.jpg', 'kite.jpg', 'person.jpg'];
 
@@ -19,6 +21,13 @@ const explore = async (query: string) => {
   expect(res.status, res.text).toBe(200);
   return res.body as { total_clusters: number; clusters: Array<{ previews: Array<{ file_name: string; media_id: string }> }> };
 };
+interface ObjectPreview {
+  file_name: string;
+  label: string;
+  width: number;
+  height: number;
+  bounding_box: { x: number; y: number; width: number; height: number };
+}
 const cards = () => page.getByRole('article');
 /** The file names of the page's thumbnails, in order. */
 const shownFiles = async () => page.getByRole('article').getByRole('img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')));
@@ -34,7 +43,16 @@ beforeAll(async () => {
   user = await server.createUser();
   const dog = photo('dog.jpg');
   const batch = [dog, { ...dog, name: 'dog-copy.jpg' }, ...FILES.slice(2).map(photo)];
+  const objectsSource = createDataset(server, user, 'Dog and horses', [[dog, photo('horses.jpg')]]);
   ({ datasetId } = await createDataset(server, user, 'Street photos', [batch]));
+  enrichedCopy = objectsSource.then(async ({ datasetId: sourceId }) => {
+    const started = await server.api(user.token, 'POST', `/api/v1/dataset/${sourceId}/enrich_dataset`, { enrichment_models: { OBJECT_DETECTION: 'vl_object_detector_v00' } });
+    expect(started.status, started.text).toBe(200);
+    await waitForDataset(server, user, started.body.dataset_id, ['READY', 'ERROR'], 120_000);
+    return started.body.dataset_id as string;
+  });
+  // Awaited in its test; a failure before then is reported there, not as an unhandled rejection.
+  enrichedCopy.catch(() => undefined);
   // A custom field, so the filters offer it with its type.
   const csv = new FormData();
   csv.append('file', new Blob([['file_name,iso', 'dog.jpg,100', 'kite.jpg,800', 'horses.jpg,200'].join('\n')]), 'fields.csv');
@@ -204,14 +222,33 @@ describe('web app: the Explore page', () => {
     expect(views.body.views[0]).toMatchObject({ name: 'Level two', monitoring_enabled: true, alerting_enabled: false, filters: { threshold: 2, entity_type: 'IMAGES' } });
   });
 
-  it('lists objects, and says so when the dataset has none', async () => {
+  it('says so when the dataset has no objects, and draws the boxes of an enriched copy over its thumbnails', async () => {
     await page.getByRole('button', { name: 'Objects' }).click();
     await page.waitForURL((u) => u.searchParams.get('entity') === 'OBJECTS');
     await page.getByText('No objects match: this dataset has no detected objects, or none pass the filters.').waitFor();
     expect(await cards().count()).toBe(0);
     await page.getByRole('button', { name: 'Images' }).click();
     await cardCount((await explore('threshold=2')).total_clusters);
-  });
+
+    const copyId = await enrichedCopy;
+    const objects = await server.api(user.token, 'GET', `/api/v1/explore/${copyId}?entity_type=OBJECTS&previews_limit=100`);
+    const dog = (objects.body.clusters as Array<{ previews: ObjectPreview[] }>).flatMap((c) => c.previews).find((p) => p.file_name === 'dog.jpg' && p.label === 'dog')!;
+    expect(dog).toBeDefined();
+
+    await page.goto(`/datasets/${copyId}?entity=OBJECTS`);
+    const tile = page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: 'Select dog in dog.jpg' }) }).first();
+    await tile.waitFor();
+    expect(await page.getByRole('button', { name: 'Objects' }).getAttribute('aria-pressed')).toBe('true');
+    // The box sits where the detector put it, scaled from the media's pixels to the thumbnail.
+    const img = await tile.getByRole('img', { name: 'dog.jpg' }).boundingBox();
+    const box = await tile.getByText('dog', { exact: true }).locator('..').boundingBox();
+    const b = dog.bounding_box;
+    expect(Math.abs((box!.x - img!.x) / img!.width - b.x / dog.width)).toBeLessThan(0.03);
+    expect(Math.abs((box!.y - img!.y) / img!.height - b.y / dog.height)).toBeLessThan(0.03);
+    expect(Math.abs(box!.width / img!.width - b.width / dog.width)).toBeLessThan(0.03);
+    expect(Math.abs(box!.height / img!.height - b.height / dog.height)).toBeLessThan(0.03);
+    await screenshot(page, 'explore-objects');
+  }, 150_000);
 
   it('fits a phone screen', async () => {
     const phone = await openPage(browser, server, PHONE);

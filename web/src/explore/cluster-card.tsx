@@ -19,7 +19,7 @@ interface Props {
 export const ClusterCard = memo(function ClusterCard({ datasetId, cluster, position, selectedKey, clusterSelected, onSelect, onSelectCluster, onFindSimilar }: Props) {
   const selected = selectedKey ? new Set(selectedKey.split(',')) : null;
   const headingId = `cluster-${cluster.cluster_id}`;
-  const size = cluster.type === 'OBJECTS' ? `${cluster.n_objects} objects` : `${cluster.n_media} media`;
+  const size = cluster.type === 'OBJECTS' ? `${cluster.n_objects} object${cluster.n_objects === 1 ? '' : 's'}` : `${cluster.n_media} media`;
   return (
     <article className={`cluster-card${clusterSelected ? ' cluster-selected' : ''}`} aria-labelledby={headingId}>
       <div className="cluster-head">
