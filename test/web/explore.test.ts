@@ -68,6 +68,12 @@ afterAll(async () => {
 });
 
 describe('web app: the Explore page', () => {
+  it("is served as React's production build (the development one renders the grid several times slower)", async () => {
+    const html = await (await fetch(`${server.url}/`, { headers: { accept: 'text/html' } })).text();
+    const script = await (await fetch(`${server.url}${html.match(/src="(\/assets\/[^"]+\.js)"/)![1]}`)).text();
+    expect(script).not.toContain('jsxDEV');
+  });
+
   it('shows the clusters with lazy thumbnails named by file, and changes granularity by the slider', async () => {
     const finest = await explore('threshold=0');
     await page.goto(`/datasets/${datasetId}`);
