@@ -104,6 +104,21 @@ describe('web app: the Explore page', () => {
     expect(await cardCount(finest.total_clusters)).toBe(finest.total_clusters);
   });
 
+  it('sorts by uniqueness in the order the API gives, and pages back from past the last page', async () => {
+    const byUniqueness = (await explore('threshold=0&sort_by=uniqueness')).clusters.flatMap((c) => c.previews.map((p) => p.file_name));
+    await page.getByLabel('Sort by').selectOption('uniqueness');
+    await page.waitForURL((u) => u.searchParams.get('sort') === 'uniqueness');
+    await page.waitForFunction((names) => JSON.stringify([...document.querySelectorAll('article img')].map((i) => i.getAttribute('alt'))) === JSON.stringify(names), byUniqueness);
+    expect(await shownFiles()).toEqual(byUniqueness);
+
+    await page.goto(`/datasets/${datasetId}?page=2`);
+    await page.getByText('This page is past the last one.').waitFor();
+    await page.getByText('Page 2 of 1').waitFor();
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('page'));
+    expect(await cardCount(7)).toBe(7);
+  });
+
   it('narrows the grid by an issue filter and a custom field, and clears the filters', async () => {
     await page.getByRole('checkbox', { name: 'Duplicates' }).check();
     await page.getByRole('button', { name: 'Apply filters' }).click();

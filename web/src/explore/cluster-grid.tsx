@@ -9,10 +9,11 @@ interface Props {
   selection: Selection;
   onSelectionChange: (update: (sel: Selection) => Selection) => void;
   onFindSimilar: (preview: Preview) => void;
+  onFirstPage: () => void;
 }
 
 /** The page's clusters as cards; callbacks are stable so that a selection redraws only the cards it touches. */
-export function ClusterGrid({ datasetId, answer, selection, onSelectionChange, onFindSimilar }: Props) {
+export function ClusterGrid({ datasetId, answer, selection, onSelectionChange, onFindSimilar, onFirstPage }: Props) {
   const order = useMemo(() => answer.clusters.flatMap((c) => c.previews.map((p) => p.media_id)), [answer]);
   const onSelect = useCallback((mediaId: string, shift: boolean) => onSelectionChange((sel) => clickMedia(sel, mediaId, shift, order)), [onSelectionChange, order]);
   const onSelectCluster = useCallback(
@@ -20,6 +21,16 @@ export function ClusterGrid({ datasetId, answer, selection, onSelectionChange, o
     [onSelectionChange],
   );
 
+  if (answer.clusters.length === 0 && answer.page_number > 0) {
+    return (
+      <p className="row empty-grid">
+        This page is past the last one.
+        <button type="button" onClick={onFirstPage}>
+          Go to the first page
+        </button>
+      </p>
+    );
+  }
   if (answer.clusters.length === 0) {
     return <p className="muted empty-grid">{answer.entity_type === 'OBJECTS' ? 'No objects match: this dataset has no detected objects, or none pass the filters.' : 'No media match these filters.'}</p>;
   }

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
-import { Modal } from './modal';
+import { Modal, ModalActions } from './modal';
 import { type Edit, type EditTarget, useEditSelection, useLabels, useTags } from './use-explore';
 
 export type EditKind = Edit['kind'];
@@ -62,19 +62,13 @@ export function EditDialog({ datasetId, kind, targets, count, onDone, onClose }:
           </datalist>
         </label>
         {edit.error && <ErrorMessage error={edit.error} />}
-        <div className="row">
-          <button type="submit" className="primary" disabled={edit.isPending}>
-            {words.submit}
-          </button>
+        <ModalActions submit={words.submit} pending={edit.isPending} close="Cancel" onClose={onClose}>
           {kind === 'label' && (
             <button type="button" disabled={edit.isPending} onClick={() => run({ kind: 'label', label: null })}>
               Remove the label
             </button>
           )}
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        </ModalActions>
       </form>
     </Modal>
   );

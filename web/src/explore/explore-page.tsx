@@ -52,7 +52,7 @@ export function ExplorePage() {
           <>
             <Pager label="Pages" page={state.page} totalClusters={answer.total_clusters} perPage={answer.clusters_per_page} onPage={(page) => go({ ...state, page })} />
             <div aria-busy={explore.isFetching}>
-              <ClusterGrid datasetId={datasetId} answer={answer} selection={selection} onSelectionChange={onSelectionChange} onFindSimilar={onFindSimilar} />
+              <ClusterGrid datasetId={datasetId} answer={answer} selection={selection} onSelectionChange={onSelectionChange} onFindSimilar={onFindSimilar} onFirstPage={() => go({ ...state, page: 0 })} />
             </div>
             {answer.clusters.length > 0 && <Pager label="Pages, below the clusters" page={state.page} totalClusters={answer.total_clusters} perPage={answer.clusters_per_page} onPage={(page) => go({ ...state, page })} />}
           </>

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { StatusBadge } from '../datasets/status-badge';
 import { ErrorMessage } from '../ui/error-message';
-import { Modal } from './modal';
+import { Modal, ModalActions } from './modal';
 import type { ExportItem } from './selection';
 import { useExportStatus, useStartExport } from './use-explore';
 
@@ -55,16 +55,7 @@ export function ExportDialog({ datasetId, items, count, onClose }: Props) {
             {s.result_message && s.status !== 'COMPLETED' && <span>{s.result_message}</span>}
           </div>
         )}
-        <div className="row">
-          {!start.isSuccess && (
-            <button type="submit" className="primary" disabled={start.isPending}>
-              Start export
-            </button>
-          )}
-          <button type="button" onClick={onClose}>
-            Close
-          </button>
-        </div>
+        <ModalActions submit={start.isSuccess ? null : 'Start export'} pending={start.isPending} close="Close" onClose={onClose} />
       </form>
     </Modal>
   );

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
 import type { ViewQuery } from './explore-query';
-import { Modal } from './modal';
+import { Modal, ModalActions } from './modal';
 import { useSaveView } from './use-explore';
 
 interface Props {
@@ -42,14 +42,7 @@ export function SaveViewDialog({ datasetId, query, onDone, onClose }: Props) {
           Alerting: notify me when a batch brings new matches
         </label>
         {save.error && <ErrorMessage error={save.error} />}
-        <div className="row">
-          <button type="submit" className="primary" disabled={save.isPending}>
-            Save view
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <ModalActions submit="Save view" pending={save.isPending} close="Cancel" onClose={onClose} />
       </form>
     </Modal>
   );
