@@ -86,6 +86,9 @@ describe('web app: the Explore page', () => {
     const dogImg = page.getByRole('img', { name: 'dog.jpg', exact: true });
     expect(await dogImg.getAttribute('loading')).toBe('lazy');
     expect(await dogImg.getAttribute('decoding')).toBe('async');
+    // A thumbnail opens its media's page.
+    const dogId = finest.clusters.flatMap((c) => c.previews).find((p) => p.file_name === 'dog.jpg')!.media_id;
+    expect(await page.getByRole('link', { name: 'dog.jpg', exact: true }).getAttribute('href')).toBe(`/datasets/${datasetId}/media/${dogId}`);
     await page.getByText('Page 1 of 1').first().waitFor();
     expect(await page.getByRole('button', { name: 'Next' }).first().isDisabled()).toBe(true);
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -195,6 +198,15 @@ describe('web app: the Explore page', () => {
     expect(await cardCount(1)).toBe(1);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await cardCount(7);
+
+    // The selection outlives the filters: the same two media lose the tag again.
+    await bar.getByText('2 media selected').waitFor();
+    await bar.getByRole('button', { name: 'Remove tag' }).click();
+    const removeDialog = page.getByRole('dialog', { name: 'Remove a tag' });
+    await removeDialog.getByLabel('Tag').fill('keep');
+    await removeDialog.getByRole('button', { name: 'Remove tag' }).click();
+    await status(bar).getByText('Tag “keep” removed from 2 media.').waitFor();
+    await dogCard.getByText('#keep').waitFor({ state: 'detached' });
 
     await bar.getByRole('button', { name: 'Clear selection' }).click();
     await page.getByRole('checkbox', { name: 'Select kite.jpg' }).click();

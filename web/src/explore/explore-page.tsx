@@ -14,9 +14,14 @@ import { type Preview, useExplore } from './use-explore';
 
 const wide = () => typeof window !== 'undefined' && window.matchMedia('(min-width: 900px)').matches;
 
-/** A dataset's clusters: granularity, order, filters, similarity, selection and what to do with it. */
+/** The Explore tab of a dataset; another dataset starts with nothing selected. */
 export function ExplorePage() {
   const { datasetId = '' } = useParams();
+  return <ExploreView key={datasetId} datasetId={datasetId} />;
+}
+
+/** A dataset's clusters: granularity, order, filters, similarity, selection and what to do with it. */
+function ExploreView({ datasetId }: { datasetId: string }) {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => stateFromParams(params), [params]);
   const query = useMemo(() => exploreQuery(state), [state]);
