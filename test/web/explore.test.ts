@@ -105,6 +105,13 @@ describe('web app: the Explore page', () => {
     await page.goBack();
     await page.waitForURL((u) => !u.searchParams.has('threshold'));
     expect(await cardCount(finest.total_clusters)).toBe(finest.total_clusters);
+    // By keyboard too.
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL((u) => u.searchParams.get('threshold') === '1');
+    await page.goBack();
+    await page.waitForURL((u) => !u.searchParams.has('threshold'));
+    await cardCount(finest.total_clusters);
   });
 
   it('sorts by uniqueness in the order the API gives, and pages back from past the last page', async () => {
@@ -235,7 +242,9 @@ describe('web app: the Explore page', () => {
     const download = await page.request.get((await link.getAttribute('href'))!);
     expect(download.status()).toBe(200);
     expect((await download.body()).subarray(0, 2).toString()).toBe('PK');
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Escape closes the dialog, as a modal <dialog> does.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
     await bar.getByRole('button', { name: 'Clear selection' }).click();
     await bar.getByText('Nothing selected').waitFor();
   });

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { ErrorMessage } from '../ui/error-message';
 import { CheckList } from './check-list';
 import { FieldConditions } from './field-conditions';
 import { type Filters, ISSUES, emptyFilters, hasFilters } from './explore-query';
@@ -27,8 +28,10 @@ export function FiltersPanel({ datasetId, filters, onApply }: Props) {
     onApply(draft);
   }
 
+  const failed = [labels.error, tags.error, fields.error].find((e) => e !== null);
   return (
     <form className="stack filters-panel" aria-label="Filters" onSubmit={submit}>
+      {failed && <ErrorMessage error={failed} />}
       <CheckList legend="Issues" options={ISSUES.map((i) => ({ value: i, label: ISSUE_WORDS[i] }))} chosen={draft.issues} onChange={(v) => set({ issues: v as Filters['issues'] })} empty="" />
       <fieldset className="row">
         <legend>Uniqueness</legend>
