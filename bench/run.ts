@@ -16,6 +16,7 @@ import { importStages } from './import-stages.js';
 import { scale } from './scale.js';
 import { explore } from './explore.js';
 import { scaleOut } from './scale-out.js';
+import { webGrid } from './web-grid.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset (BENCH_TASKS: its task count, default 100000).
@@ -39,6 +40,7 @@ import { scaleOut } from './scale-out.js';
  * of every query behind each timed page to BENCH_EXPLAIN_FILE (default a file in the temp dir, named in the notes).
  * BENCH_EXPLORE_MEDIA, BENCH_EXPLORE_REPEATS for explore: media of the big dataset, requests a row (defaults 100000, 20).
  * BENCH_SCALE_OUT_IMAGES for scale-out: images a creation case ingests (default 1000).
+ * web-grid: the Explore grid's first page in Chromium (Debian's, or CHROMIUM_PATH), no settings.
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -58,6 +60,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   scale,
   explore,
   'scale-out': scaleOut,
+  'web-grid': webGrid,
 };
 
 function print(report: BenchReport): void {

@@ -6,6 +6,7 @@ import { SignInPage } from './auth/sign-in-page';
 import { DatasetLayout } from './datasets/dataset-layout';
 import { EnrichmentTab } from './enrichment/enrichment-tab';
 import { DatasetsPage } from './datasets/datasets-page';
+import { ExplorePage } from './explore/explore-page';
 import { Shell } from './layout/shell';
 import { NotFoundPage } from './layout/not-found-page';
 import { NotificationsPage } from './notifications/notifications-page';
@@ -30,6 +31,7 @@ export function App() {
               <Route path="media/:mediaId" element={<MediaPage />} />
               <Route path="snapshots" element={<SnapshotsPage />} />
               <Route path="exports" element={<ExportsPage />} />
+              <Route index element={<ExplorePage />} />
             </Route>
             <Route path="/tasks" element={<TasksPage />} />
             <Route path="/notifications" element={<NotificationsPage />} />

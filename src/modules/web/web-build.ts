@@ -38,7 +38,16 @@ export function webIsStale(): boolean {
 export async function ensureWebBuilt(): Promise<boolean> {
   if (!fs.existsSync(path.join(WEB_ROOT, 'index.html')) || !webIsStale()) return false;
   const { build } = await import('vite');
-  await build({ configFile: path.join(WEB_ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  // Vite keeps a NODE_ENV already set (vitest sets 'test') and bundles React's development build with it, several
+  // times slower to render: the app is always built for production.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(WEB_ROOT, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   fs.writeFileSync(STAMP, `${webSourceHash()}\n`);
   return true;
 }
