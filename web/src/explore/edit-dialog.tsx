@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
-import { Modal, ModalActions } from './modal';
+import { Modal } from '../ui/modal';
+import { ModalActions } from '../ui/modal-actions';
 import { type Edit, type EditTarget, useEditSelection, useLabels, useTags } from './use-explore';
 
 export type EditKind = Edit['kind'];

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { StatusBadge } from '../datasets/status-badge';
 import { ErrorMessage } from '../ui/error-message';
-import { Modal, ModalActions } from './modal';
+import { Modal } from '../ui/modal';
+import { ModalActions } from '../ui/modal-actions';
 import type { ExportItem } from './selection';
 import { useExportStatus, useStartExport } from './use-explore';
 

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
 import type { ViewQuery } from './explore-query';
-import { Modal, ModalActions } from './modal';
+import { Modal } from '../ui/modal';
+import { ModalActions } from '../ui/modal-actions';
 import { useSaveView } from './use-explore';
 
 interface Props {
