@@ -75,6 +75,8 @@ describe('web app: Task Manager', () => {
     expect(await table(page).getByRole('row').nth(1).textContent()).toContain('Added 2 media');
 
     await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => rowCount(page)).toBe(4);
+    expect(new URL(page.url()).search).toBe('');
     await page.getByLabel('Status').selectOption('COMPLETED');
     await expect.poll(() => rowCount(page)).toBe(2);
     expect((await datasetColumn(page)).sort()).toEqual(['alpha', 'beta']);
