@@ -39,6 +39,24 @@ export async function signIn(page: Page, user: TestUser, at = '/'): Promise<void
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
+/** How far the page is wider than the window, in CSS pixels (0 or less: nothing to scroll sideways). */
+export function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** Whether the page as it is now fits a phone: checked at PHONE's size, then the size is put back. */
+export async function overflowOnPhone(page: Page): Promise<number> {
+  const size = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  try {
+    // One frame for the layout to follow the new width.
+    await page.evaluate(() => new Promise(requestAnimationFrame));
+    return await pageOverflow(page);
+  } finally {
+    if (size) await page.setViewportSize(size);
+  }
+}
+
 /** Keeps a full-page screenshot under test-results/screenshots (git-ignored) for a reviewer to look at. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { DESKTOP, PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn, pageOverflow } from '../support/browser.js';
 import { PHOTOS } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 
@@ -153,7 +153,7 @@ describe('web app: the datasets page', () => {
     await page.setViewportSize(PHONE);
     try {
       await page.getByRole('link', { name: 'Summer 2026' }).waitFor();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await pageOverflow(page);
       expect(overflow).toBeLessThanOrEqual(0);
       const table = await page.evaluate(() => {
         const wrap = document.querySelector('table')!.parentElement!;

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnrichmentModel } from '../../src/modules/enrichment/enrichment-models.js';
-import { launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { launchBrowser, openPage, screenshot, seriousAxeViolations, signIn, overflowOnPhone } from '../support/browser.js';
 import { type FakeOpenAi, startFakeOpenAi } from '../support/fake-openai.js';
 import { createDataset, photo } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
@@ -80,6 +80,7 @@ describe('web app: the Enrichment tab', () => {
     expect((await server.api(user.token, 'GET', `/api/v1/dataset/${copyId}`)).body.display_name).toBe('pets (enriched)');
     await page.getByText('READ ONLY', { exact: true }).waitFor();
     await screenshot(page, 'enrichment');
+    expect(await overflowOnPhone(page)).toBeLessThanOrEqual(0);
 
     // The source is READ ONLY while the task runs: a second start is refused, and the page says why.
     await waitFor(async () => (fake.requests.length > 0 ? true : undefined), 30_000, 'the endpoint called');

@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn, pageOverflow } from '../support/browser.js';
 import { createDataset, PHOTOS, photo, waitForDataset } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 import { waitForTask } from '../support/tasks.js';
@@ -296,11 +296,11 @@ describe('web app: the Explore page', () => {
     const phone = await openPage(browser, server, PHONE);
     await signIn(phone, user, `/datasets/${datasetId}`);
     await phone.getByRole('article').first().waitFor();
-    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await pageOverflow(phone);
     expect(overflow).toBeLessThanOrEqual(0);
     await phone.getByText('Filters', { exact: true }).click();
     await phone.getByRole('button', { name: 'Apply filters' }).waitFor();
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await pageOverflow(phone)).toBeLessThanOrEqual(0);
     expect(await seriousAxeViolations(phone)).toEqual([]);
     await screenshot(phone, 'explore-phone');
     await phone.context().close();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { launchBrowser, openPage, screenshot, seriousAxeViolations, signIn, overflowOnPhone } from '../support/browser.js';
 import { createDataset, photo } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 import { readZip } from '../support/zip.js';
@@ -70,6 +70,7 @@ describe('web app: exports tab', () => {
     await rowOf('pets-parquet').getByRole('link', { name: 'Download pets-parquet' }).waitFor();
     expect(await page.getByRole('rowheader').allTextContents()).toEqual(['pets-json', 'pets-parquet']);
     await screenshot(page, 'exports-tab');
+    expect(await overflowOnPhone(page)).toBeLessThanOrEqual(0);
   });
 
   it('shows the API detail when the dataset is not READY', async () => {

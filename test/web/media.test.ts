@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn, pageOverflow } from '../support/browser.js';
 import { createDataset, photo, threeSceneClip } from '../support/ingest.js';
 import { PHOTO_EDITS } from '../support/photo-edits.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
@@ -157,7 +157,7 @@ describe('web app: media detail', () => {
     await page.setViewportSize(PHONE);
     await page.goto(mediaPath('dog.jpg'));
     await page.getByRole('list', { name: 'Nearest neighbours' }).getByRole('link').first().waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await pageOverflow(page);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'media-detail-phone');
   });

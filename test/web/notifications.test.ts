@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { launchBrowser, openPage, screenshot, seriousAxeViolations, signIn, overflowOnPhone } from '../support/browser.js';
 import { createDataset, form, photo } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 
@@ -62,6 +62,7 @@ describe('web app: notifications', () => {
     expect(await coffee.getByRole('link', { name: 'alerts' }).getAttribute('href')).toBe(`/datasets/${datasetId}`);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'notifications');
+    expect(await overflowOnPhone(page)).toBeLessThanOrEqual(0);
 
     await coffee.getByRole('button', { name: 'Mark read: coffee in alerts' }).click();
     await bell(page, 1).waitFor();

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn, pageOverflow } from '../support/browser.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -76,7 +76,7 @@ describe('web app: sign in and out', () => {
   it('fits a phone screen', async () => {
     const page = await openPage(browser, server, PHONE);
     await page.goto('/sign-in');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await pageOverflow(page);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'sign-in-phone');
     await page.context().close();

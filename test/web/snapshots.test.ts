@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { launchBrowser, openPage, screenshot, seriousAxeViolations, signIn, overflowOnPhone } from '../support/browser.js';
 import { createDataset, photo, waitForDataset } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer, waitFor } from '../support/server.js';
 
@@ -96,6 +96,6 @@ describe('web app: snapshots tab', () => {
     await page.getByRole('button', { name: 'Delete baseline' }).click();
     await page.getByRole('dialog', { name: 'Delete baseline?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Delete baseline' }).waitFor({ state: 'detached' });
-    expect((await snapshots()).map((s) => s.snapshot_name)).toEqual([creationName]);
+    expect((await snapshots()).map((s) => s.snapshot_name)).toEqual([creationName]);    expect(await overflowOnPhone(page)).toBeLessThanOrEqual(0);
   });
 });

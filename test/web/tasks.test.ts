@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn } from '../support/browser.js';
+import { PHONE, launchBrowser, openPage, screenshot, seriousAxeViolations, signIn, pageOverflow } from '../support/browser.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 import { hasStatus, newDataset, startTask, waitForTask } from '../support/tasks.js';
 import { testCreationJob } from '../support/test-jobs.js';
@@ -135,7 +135,7 @@ describe('web app: Task Manager', () => {
     await page.setViewportSize(PHONE);
     await page.goto('/tasks');
     await table(page).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'tasks-phone');
   });
