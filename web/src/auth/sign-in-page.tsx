@@ -3,9 +3,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ErrorMessage } from '../ui/error-message';
 import { useSignIn } from './use-me';
 
-/** Only paths of this app are followed after sign-in, never another origin. */
+/** Only paths of this app are followed after sign-in, never another origin (`//host`, `/\\host` and the like). */
 function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/datasets';
+  if (!next?.startsWith('/')) return '/datasets';
+  const url = new URL(next, window.location.origin);
+  return url.origin === window.location.origin ? url.pathname + url.search + url.hash : '/datasets';
 }
 
 export function SignInPage() {
