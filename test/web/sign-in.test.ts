@@ -22,6 +22,8 @@ describe('web app: sign in and out', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(page.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     const html = await page.text();
     expect(html).toContain('<div id="root"></div>');
     const asset = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];

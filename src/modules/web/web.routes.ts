@@ -11,6 +11,14 @@ export function wantsPage(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
+/** The page is never framed by another site (clickjacking) and leaks no path to the links it opens. */
+const PAGE_HEADERS = {
+  'cache-control': 'no-cache',
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
 export type PageSender = (reply: FastifyReply) => FastifyReply;
 
 /**
@@ -23,7 +31,10 @@ export async function webRoutes(app: FastifyInstance, deps: { dist: string }): P
   const page = fs.existsSync(indexFile) ? fs.readFileSync(indexFile) : null;
   const sendPage: PageSender = (reply) => {
     if (!page) return reply.code(503).send({ detail: 'The web app is not built: run npm install (or npm start, which builds it)' });
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+    return reply
+      .type('text/html; charset=utf-8')
+      .headers(PAGE_HEADERS)
+      .send(page);
   };
 
   if (page) {
