@@ -76,6 +76,32 @@ describe('web app: sign in and out', () => {
     }
   });
 
+  it('can be used by keyboard alone: the form, then the skip link and the main navigation', async () => {
+    const page = await openPage(browser, server);
+    await page.goto('/sign-in');
+    await page.getByRole('heading', { name: 'Sign in to Loupe' }).waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent ?? '');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('api_key');
+    await page.keyboard.type(user.api_key);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('api_secret');
+    await page.keyboard.type(user.api_secret);
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.getByRole('heading', { name: 'Datasets', level: 1 }).waitFor();
+
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Tasks');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Tasks', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/tasks');
+    await page.context().close();
+  });
+
   it('fits a phone screen', async () => {
     const page = await openPage(browser, server, PHONE);
     await page.goto('/sign-in');
