@@ -16,7 +16,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** A hash of everything the build reads: the page, its config, its sources and the installed versions (the lockfile). */
-export function webSourceHash(): string {
+function webSourceHash(): string {
   const hash = createHash('sha256');
   const files = [path.join(WEB_ROOT, 'index.html'), path.join(WEB_ROOT, 'vite.config.ts'), ...sourceFiles(path.join(WEB_ROOT, 'src')), LOCKFILE];
   for (const file of files) {
@@ -26,17 +26,20 @@ export function webSourceHash(): string {
   return hash.digest('hex');
 }
 
-export function webIsStale(): boolean {
+function builtHash(): string | null {
   try {
-    return fs.readFileSync(STAMP, 'utf8').trim() !== webSourceHash();
+    return fs.readFileSync(STAMP, 'utf8').trim();
   } catch {
-    return true;
+    return null;
   }
 }
 
 /** Builds web/dist when its sources changed since the last build; returns whether it built. */
 export async function ensureWebBuilt(): Promise<boolean> {
-  if (!fs.existsSync(path.join(WEB_ROOT, 'index.html')) || !webIsStale()) return false;
+  if (!fs.existsSync(path.join(WEB_ROOT, 'index.html'))) return false;
+  // Hashed once, before the build: a source edited while Vite runs leaves the stamp stale, so the next start rebuilds.
+  const hash = webSourceHash();
+  if (builtHash() === hash) return false;
   const { build } = await import('vite');
   // Vite keeps a NODE_ENV already set (vitest sets 'test') and bundles React's development build with it, several
   // times slower to render: the app is always built for production.
@@ -48,6 +51,6 @@ export async function ensureWebBuilt(): Promise<boolean> {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
   }
-  fs.writeFileSync(STAMP, `${webSourceHash()}\n`);
+  fs.writeFileSync(STAMP, `${hash}\n`);
   return true;
 }

@@ -2,7 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
 import { Modal } from '../ui/modal';
 import { ModalActions } from '../ui/modal-actions';
-import { type Edit, type EditTarget, useEditSelection, useLabels, useTags } from './use-explore';
+import type { Edit, EditTarget } from '../annotations/send-edit';
+import { useEditSelection, useLabels, useTags } from './use-explore';
 
 export type EditKind = Edit['kind'];
 

@@ -4,7 +4,8 @@ import { ErrorMessage } from '../ui/error-message';
 import { Modal } from '../ui/modal';
 import { ModalActions } from '../ui/modal-actions';
 import type { ExportItem } from './selection';
-import { useExportStatus, useStartExport } from './use-explore';
+import { useExportStatus } from '../exports/exports-api';
+import { useStartExport } from './use-explore';
 
 interface Props {
   datasetId: string;

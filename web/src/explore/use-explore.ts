@@ -1,14 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type Edit, type EditTarget, sendEdit } from '../annotations/send-edit';
 import { api, postForm, unwrap } from '../api/client';
-import type { components, paths } from '../api/schema';
+import type { paths } from '../api/schema';
 import type { Anchor, ExploreApiQuery, FieldType, ViewQuery } from './explore-query';
 import type { ExportItem } from './selection';
 
 export type ExploreAnswer = paths['/api/v1/explore/{dataset_id}']['get']['responses'][200]['content']['application/json'];
 export type Cluster = ExploreAnswer['clusters'][number];
 export type Preview = Cluster['previews'][number];
-export type ExportStatus = paths['/api/v1/dataset/{dataset_id}/export_status']['get']['responses'][200]['content']['application/json'];
-type SavedView = components['schemas']['def-5'];
 
 const path = (datasetId: string) => ({ path: { dataset_id: datasetId } });
 
@@ -55,25 +54,12 @@ export async function uploadAnchor(datasetId: string, file: File): Promise<Ancho
   return { id: answer.anchor_media_id, type: 'UPLOAD', name: file.name };
 }
 
-export type EditTarget = { media_ids: string[] } | { cluster_ids: string[] };
-export type Edit = { kind: 'add-tag' | 'remove-tag'; tag: string } | { kind: 'label'; label: string | null };
-
-/** Tags or a label for the selection: one request for its media and one for its clusters, then the grid again. */
 export function useEditSelection(datasetId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ edit, targets }: { edit: Edit; targets: EditTarget[] }) => {
       let changed = 0;
-      for (const target of targets) {
-        const params = path(datasetId);
-        const result =
-          edit.kind === 'label'
-            ? await unwrap(api.PUT('/api/v1/dataset/{dataset_id}/media/label', { params, body: { label: edit.label, ...target } }))
-            : edit.kind === 'add-tag'
-              ? await unwrap(api.POST('/api/v1/dataset/{dataset_id}/media/tags', { params, body: { tags: [edit.tag], ...target } }))
-              : await unwrap(api.POST('/api/v1/dataset/{dataset_id}/media/tags/remove', { params, body: { tags: [edit.tag], ...target } }));
-        changed += result.changed;
-      }
+      for (const target of targets) changed += await sendEdit(datasetId, edit, target);
       return changed;
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['explore', datasetId] }),
@@ -92,20 +78,10 @@ export function useStartExport(datasetId: string) {
   });
 }
 
-/** An export followed every 1.5 s until it is done. */
-export function useExportStatus(datasetId: string, exportId: string | null) {
-  return useQuery({
-    queryKey: ['export-status', datasetId, exportId],
-    queryFn: () => unwrap(api.GET('/api/v1/dataset/{dataset_id}/export_status', { params: { ...path(datasetId), query: { export_task_id: exportId! } } })),
-    enabled: exportId !== null,
-    refetchInterval: (query) => (query.state.data && query.state.data.status !== 'PENDING' ? false : 1_500),
-  });
-}
-
 export function useSaveView(datasetId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ query, name, monitoring, alerting }: { query: ViewQuery; name: string; monitoring: boolean; alerting: boolean }): Promise<SavedView> =>
+    mutationFn: ({ query, name, monitoring, alerting }: { query: ViewQuery; name: string; monitoring: boolean; alerting: boolean }) =>
       unwrap(
         api.POST('/api/v1/dataset/{dataset_id}/views', {
           params: { ...path(datasetId), query },

@@ -17,12 +17,13 @@ export function useStartExport(datasetId: string) {
   });
 }
 
-/** An export's status, read again every 1.5 s until it is finished. */
-export function useExportStatus(datasetId: string, exportId: string) {
+/** An export's status (none asked while `exportId` is null), read again every 1.5 s until it is finished. */
+export function useExportStatus(datasetId: string, exportId: string | null) {
   return useQuery({
     queryKey: ['export-status', datasetId, exportId],
     queryFn: () =>
-      unwrap(api.GET('/api/v1/dataset/{dataset_id}/export_status', { params: { path: { dataset_id: datasetId }, query: { export_task_id: exportId } } })),
+      unwrap(api.GET('/api/v1/dataset/{dataset_id}/export_status', { params: { path: { dataset_id: datasetId }, query: { export_task_id: exportId! } } })),
+    enabled: exportId !== null,
     refetchInterval: (query) => (query.state.error || (query.state.data && isFinished(query.state.data.status)) ? false : 1_500),
     // The signed download link outlives the page's use of it; a finished export is not read again.
     staleTime: (query) => (query.state.data && isFinished(query.state.data.status) ? Number.POSITIVE_INFINITY : 0),

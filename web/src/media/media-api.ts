@@ -1,4 +1,5 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { sendEdit } from '../annotations/send-edit';
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import { nearestNeighbours } from './neighbours';
@@ -54,18 +55,9 @@ export function useNeighbours(datasetId: string, mediaId: string, enabled: boole
 export function useMediaEdits(datasetId: string, mediaId: string) {
   const queryClient = useQueryClient();
   const onSuccess = () => queryClient.invalidateQueries({ queryKey: mediaKey(datasetId, mediaId) });
-  const path = { dataset_id: datasetId };
-  const addTag = useMutation({
-    mutationFn: (tag: string) => unwrap(api.POST('/api/v1/dataset/{dataset_id}/media/tags', { params: { path }, body: { tags: [tag], media_ids: [mediaId] } })),
-    onSuccess,
-  });
-  const removeTag = useMutation({
-    mutationFn: (tag: string) => unwrap(api.POST('/api/v1/dataset/{dataset_id}/media/tags/remove', { params: { path }, body: { tags: [tag], media_ids: [mediaId] } })),
-    onSuccess,
-  });
-  const setLabel = useMutation({
-    mutationFn: (label: string | null) => unwrap(api.PUT('/api/v1/dataset/{dataset_id}/media/label', { params: { path }, body: { label, media_ids: [mediaId] } })),
-    onSuccess,
-  });
+  const target = { media_ids: [mediaId] };
+  const addTag = useMutation({ mutationFn: (tag: string) => sendEdit(datasetId, { kind: 'add-tag', tag }, target), onSuccess });
+  const removeTag = useMutation({ mutationFn: (tag: string) => sendEdit(datasetId, { kind: 'remove-tag', tag }, target), onSuccess });
+  const setLabel = useMutation({ mutationFn: (label: string | null) => sendEdit(datasetId, { kind: 'label', label }, target), onSuccess });
   return { addTag, removeTag, setLabel };
 }
