@@ -29,7 +29,8 @@ export function EnrichmentTab() {
         <div className="card">
           <h3 style={{ marginTop: 0 }}>Applied to this dataset</h3>
           <p style={{ margin: 0 }}>{CONTEXT_WORDS[context.data.status]}</p>
-          {Object.keys(applied).length > 0 && (
+          {/* Names come from the models list: until it answers, ids would flash in their place. */}
+          {Object.keys(applied).length > 0 && !models.isPending && (
             <ul aria-label="Applied models">
               {Object.entries(applied).map(([type, id]) => (
                 <li key={type}>
