@@ -118,7 +118,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -394,7 +394,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -403,7 +403,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -412,7 +412,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -477,7 +477,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -529,7 +529,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -579,7 +579,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -588,7 +588,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -637,7 +637,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -646,7 +646,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -655,7 +655,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -664,7 +664,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -673,7 +673,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -731,7 +731,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -740,7 +740,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -749,7 +749,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -758,7 +758,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -767,7 +767,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -776,7 +776,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -785,7 +785,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -840,7 +840,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -849,7 +849,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -858,7 +858,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -867,7 +867,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -876,7 +876,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -885,7 +885,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -921,7 +921,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-1"];
+                        "application/json": components["schemas"]["Dataset"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -930,7 +930,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -939,7 +939,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -948,7 +948,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -980,7 +980,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -989,7 +989,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -998,7 +998,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1007,7 +1007,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1016,7 +1016,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1048,7 +1048,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-1"];
+                        "application/json": components["schemas"]["Dataset"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1057,7 +1057,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1066,7 +1066,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1075,7 +1075,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1084,7 +1084,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1101,9 +1101,9 @@ export interface paths {
         /** Datasets the caller owns or that are shared with them, newest first */
         get: {
             parameters: {
-                query: {
-                    limit: number;
-                    offset: number;
+                query?: {
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;
@@ -1117,7 +1117,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-1"][];
+                        "application/json": components["schemas"]["Dataset"][];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1126,7 +1126,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1135,7 +1135,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1175,7 +1175,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-3"];
+                        "application/json": components["schemas"]["AccessEntry"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1184,7 +1184,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1193,7 +1193,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1202,7 +1202,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1211,7 +1211,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1220,7 +1220,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1268,7 +1268,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-3"];
+                        "application/json": components["schemas"]["AccessEntry"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1277,7 +1277,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1286,7 +1286,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1295,7 +1295,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1304,7 +1304,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1313,7 +1313,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1351,7 +1351,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            users: components["schemas"]["def-3"][];
+                            users: components["schemas"]["AccessEntry"][];
                         };
                     };
                 };
@@ -1361,7 +1361,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1370,7 +1370,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1379,7 +1379,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1413,7 +1413,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1422,7 +1422,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1431,7 +1431,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1440,7 +1440,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1489,7 +1489,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            tasks: components["schemas"]["def-2"][];
+                            tasks: components["schemas"]["Task"][];
                             total: number;
                             page: number;
                             page_size: number;
@@ -1502,7 +1502,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1511,7 +1511,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1566,7 +1566,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1575,7 +1575,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1613,7 +1613,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-2"];
+                        "application/json": components["schemas"]["Task"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1622,7 +1622,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1631,7 +1631,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1640,7 +1640,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1680,7 +1680,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-2"];
+                        "application/json": components["schemas"]["Task"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1689,7 +1689,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1698,7 +1698,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1707,7 +1707,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1716,7 +1716,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1725,7 +1725,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1763,7 +1763,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-2"];
+                        "application/json": components["schemas"]["Task"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1772,7 +1772,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1781,7 +1781,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1790,7 +1790,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1799,7 +1799,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1808,7 +1808,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1829,9 +1829,9 @@ export interface paths {
         /** The media of the dataset (its current version), oldest first, paged */
         get: {
             parameters: {
-                query: {
-                    limit: number;
-                    offset: number;
+                query?: {
+                    limit?: number;
+                    offset?: number;
                     media_type?: "IMAGE" | "VIDEO" | "VIDEO_FRAME";
                 };
                 header?: never;
@@ -1925,7 +1925,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1934,7 +1934,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1943,7 +1943,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2056,7 +2056,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2065,7 +2065,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2074,7 +2074,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2149,7 +2149,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2158,7 +2158,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2167,7 +2167,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2176,7 +2176,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2225,7 +2225,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2234,7 +2234,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2243,7 +2243,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2252,7 +2252,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2261,7 +2261,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2270,7 +2270,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2279,7 +2279,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2288,7 +2288,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2335,7 +2335,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2344,7 +2344,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2353,7 +2353,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2362,7 +2362,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2371,7 +2371,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2417,7 +2417,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2426,7 +2426,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2435,7 +2435,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2444,7 +2444,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2453,7 +2453,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2462,7 +2462,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2471,7 +2471,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2509,7 +2509,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"][];
+                        "application/json": components["schemas"]["Snapshot"][];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2518,7 +2518,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2527,7 +2527,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2536,7 +2536,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2545,7 +2545,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2576,7 +2576,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"];
+                        "application/json": components["schemas"]["Snapshot"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2585,7 +2585,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2594,7 +2594,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2603,7 +2603,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2612,7 +2612,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2621,7 +2621,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2668,7 +2668,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2677,7 +2677,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2686,7 +2686,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2695,7 +2695,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2704,7 +2704,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2737,7 +2737,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"];
+                        "application/json": components["schemas"]["Snapshot"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2746,7 +2746,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2755,7 +2755,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2764,7 +2764,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2773,7 +2773,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2817,7 +2817,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2826,7 +2826,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2835,7 +2835,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2844,7 +2844,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2853,7 +2853,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2901,7 +2901,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2910,7 +2910,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2919,7 +2919,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2928,7 +2928,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2937,7 +2937,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2963,7 +2963,7 @@ export interface paths {
                     file_name: string;
                     /** @description json or parquet (spec); csv and coco are Loupe extensions. json: metadata.json as the hosted service documents it, {info, media_items: [{media_id, media_type: image|video_frame, file_name, file_path, file_size: '48.96KB', height, width, url, cluster_id, uniqueness_score, metadata_items: [{type, properties}]}, …]}, then Loupe's columns; parquet and csv: the flat typed columns */
                     export_format: "json" | "parquet" | "csv" | "coco";
-                    include_images: boolean;
+                    include_images?: boolean;
                 };
                 header?: never;
                 path: {
@@ -2994,7 +2994,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3003,7 +3003,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3012,7 +3012,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3021,7 +3021,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3049,7 +3049,7 @@ export interface paths {
                 query: {
                     /** @description json or parquet (spec); csv and coco are Loupe extensions. json: metadata.json as the hosted service documents it, {info, media_items: [{media_id, media_type: image|video_frame, file_name, file_path, file_size: '48.96KB', height, width, url, cluster_id, uniqueness_score, metadata_items: [{type, properties}]}, …]}, then Loupe's columns; parquet and csv: the flat typed columns */
                     export_format: "json" | "parquet" | "csv" | "coco";
-                    include_images: boolean;
+                    include_images?: boolean;
                     file_name?: string;
                 };
                 header?: never;
@@ -3104,7 +3104,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3113,7 +3113,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3122,7 +3122,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3131,7 +3131,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3185,7 +3185,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3194,7 +3194,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3203,7 +3203,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3269,7 +3269,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3278,7 +3278,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3287,7 +3287,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3296,7 +3296,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3305,7 +3305,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3343,7 +3343,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-7"][];
+                        "application/json": components["schemas"]["EnrichmentModel"][];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3352,7 +3352,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3361,7 +3361,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3370,7 +3370,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3431,7 +3431,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3440,7 +3440,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3449,7 +3449,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3510,7 +3510,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3519,7 +3519,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3528,7 +3528,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3537,7 +3537,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3546,7 +3546,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3583,7 +3583,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            views: components["schemas"]["def-5"][];
+                            views: components["schemas"]["SavedView"][];
                         };
                     };
                 };
@@ -3593,7 +3593,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3602,7 +3602,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3611,7 +3611,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3620,10 +3620,10 @@ export interface paths {
         /** Save an Explore query as a view: form field `name` (multipart, urlencoded or JSON), the Explore filters as query parameters; monitoring and alerting are on unless the form sets them false */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity */
-                    threshold: number;
-                    entity_type: "IMAGES" | "OBJECTS";
+                    threshold?: number;
+                    entity_type?: "IMAGES" | "OBJECTS";
                     /** @description Similarity search: a media id of the dataset, or an UPLOAD anchor id */
                     anchor_media_id?: string;
                     /** @description MEDIA (default) or UPLOAD (from search-image-similarity) */
@@ -3695,7 +3695,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-5"];
+                        "application/json": components["schemas"]["SavedView"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3704,7 +3704,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3713,7 +3713,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3722,7 +3722,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3731,7 +3731,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3768,7 +3768,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-5"];
+                        "application/json": components["schemas"]["SavedView"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3777,7 +3777,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3786,7 +3786,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3795,7 +3795,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3833,7 +3833,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3842,7 +3842,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3851,7 +3851,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3860,7 +3860,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3889,12 +3889,12 @@ export interface paths {
                              * @description Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity
                              * @default 0
                              */
-                            threshold: number;
+                            threshold?: number;
                             /**
                              * @default IMAGES
                              * @enum {string}
                              */
-                            entity_type: "IMAGES" | "OBJECTS";
+                            entity_type?: "IMAGES" | "OBJECTS";
                             /**
                              * Format: uuid
                              * @description Similarity search: a media id of the dataset, or an UPLOAD anchor id
@@ -3940,7 +3940,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-5"];
+                        "application/json": components["schemas"]["SavedView"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3949,7 +3949,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3958,7 +3958,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3967,7 +3967,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3976,7 +3976,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3985,7 +3985,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4048,7 +4048,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4057,7 +4057,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4066,7 +4066,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4075,7 +4075,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4084,7 +4084,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4151,7 +4151,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4160,7 +4160,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4169,7 +4169,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4178,7 +4178,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4187,7 +4187,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4254,7 +4254,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4263,7 +4263,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4272,7 +4272,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4281,7 +4281,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4290,7 +4290,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4351,7 +4351,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4360,7 +4360,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4369,7 +4369,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4378,7 +4378,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4387,7 +4387,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4438,7 +4438,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4447,7 +4447,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4501,7 +4501,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4510,7 +4510,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4592,7 +4592,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4601,7 +4601,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4610,7 +4610,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4619,7 +4619,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4628,7 +4628,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4683,7 +4683,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4692,7 +4692,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4701,7 +4701,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4710,7 +4710,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4719,7 +4719,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4728,7 +4728,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4780,7 +4780,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4789,7 +4789,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4869,7 +4869,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4878,7 +4878,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4901,10 +4901,10 @@ export interface paths {
         /** The caller's notifications, newest first; increment offset by limit for the next page (pages past the end are empty) */
         get: {
             parameters: {
-                query: {
-                    limit: number;
-                    offset: number;
-                    unread_only: boolean;
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    unread_only?: boolean;
                     /** @description Only this dataset's notifications */
                     dataset_id?: string;
                 };
@@ -4921,7 +4921,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            notifications: components["schemas"]["def-6"][];
+                            notifications: components["schemas"]["Notification"][];
                             /** @description All notifications matching the filters */
                             total: number;
                             has_more: boolean;
@@ -4934,7 +4934,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4943,7 +4943,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4991,7 +4991,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5000,7 +5000,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5052,7 +5052,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5061,7 +5061,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5070,7 +5070,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5123,7 +5123,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5132,7 +5132,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5183,7 +5183,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": components["schemas"]["def-0"];
+                        "text/event-stream": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5192,7 +5192,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": components["schemas"]["def-0"];
+                        "text/event-stream": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5215,14 +5215,14 @@ export interface paths {
         /** Clusters of the dataset at a granularity level, filtered, or ranked by similarity to an anchor; 100 clusters a page */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity */
-                    threshold: number;
-                    entity_type: "IMAGES" | "OBJECTS";
+                    threshold?: number;
+                    entity_type?: "IMAGES" | "OBJECTS";
                     /** @description 0-based; 100 clusters a page */
-                    page_number: number;
+                    page_number?: number;
                     /** @description Members listed per cluster, best first (6 by default: a page of large clusters stays small; ask for more) */
-                    previews_limit: number;
+                    previews_limit?: number;
                     /** @description Similarity search: a media id of the dataset, or an UPLOAD anchor id */
                     anchor_media_id?: string;
                     /** @description MEDIA (default) or UPLOAD (from search-image-similarity) */
@@ -5334,7 +5334,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5343,7 +5343,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5352,7 +5352,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5361,7 +5361,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5415,7 +5415,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5424,7 +5424,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5433,7 +5433,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5442,7 +5442,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5451,7 +5451,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5460,7 +5460,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5510,7 +5510,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5519,7 +5519,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5528,7 +5528,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5537,7 +5537,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5554,15 +5554,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * Error
-         * @description Every error: `{"detail": "..."}`
-         */
-        "def-0": {
+        /** @description Every error: `{"detail": "..."}` */
+        Error: {
             detail: string;
         };
-        /** Dataset */
-        "def-1": {
+        Dataset: {
             /** Format: uuid */
             id: string;
             display_name: string;
@@ -5583,8 +5579,7 @@ export interface components {
             /** @description E-mail of the owner */
             created_by: string;
         };
-        /** Task */
-        "def-2": {
+        Task: {
             /** Format: uuid */
             task_id: string;
             /** Format: uuid */
@@ -5606,8 +5601,7 @@ export interface components {
             /** Format: date-time */
             end_time: string | null;
         };
-        /** AccessEntry */
-        "def-3": {
+        AccessEntry: {
             /** Format: uuid */
             user_id: string;
             email: string;
@@ -5616,8 +5610,7 @@ export interface components {
             /** Format: date-time */
             granted_at: string | null;
         };
-        /** Snapshot */
-        "def-4": {
+        Snapshot: {
             /** Format: uuid */
             snapshot_id: string;
             snapshot_name: string;
@@ -5638,8 +5631,7 @@ export interface components {
             is_current: boolean;
             is_restoring: boolean;
         };
-        /** SavedView */
-        "def-5": {
+        SavedView: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -5713,8 +5705,7 @@ export interface components {
             alerting_enabled: boolean;
             notify_emails: string[];
         };
-        /** Notification */
-        "def-6": {
+        Notification: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -5746,8 +5737,7 @@ export interface components {
             /** Format: date-time */
             read_at: string | null;
         };
-        /** EnrichmentModel */
-        "def-7": {
+        EnrichmentModel: {
             id: string;
             name: string;
             /** @enum {string} */
