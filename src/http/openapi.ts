@@ -29,6 +29,7 @@ export function documentRoute({ schema, url }: { schema: FastifySchema | undefin
   const documented: Record<string, unknown> = { ...schema };
   if (schema.querystring) documented.querystring = defaultsOptional(schema.querystring as Schema);
   if (schema.body) documented.body = defaultsOptional(schema.body as Schema);
+  if (schema.consumes?.includes(MULTIPART) && !schema.form) throw new Error(`${url} takes ${MULTIPART} but documents no form`);
   if (schema.form) {
     documented.body = formBody(schema.form as unknown as Schema, [...(schema.consumes ?? [MULTIPART])], documented.body as Schema | undefined);
     delete documented.form;

@@ -706,7 +706,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** @description Repeat the field 'files' (not 'files[]') for each file */
+                        files: string[];
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 202: {
@@ -1167,7 +1174,37 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** @description Who to share with */
+                        user_email: string;
+                        /**
+                         * @default viewer
+                         * @enum {string}
+                         */
+                        role?: "viewer" | "editor";
+                    };
+                    "application/x-www-form-urlencoded": {
+                        /** @description Who to share with */
+                        user_email: string;
+                        /**
+                         * @default viewer
+                         * @enum {string}
+                         */
+                        role?: "viewer" | "editor";
+                    };
+                    "application/json": {
+                        /** @description Who to share with */
+                        user_email: string;
+                        /**
+                         * @default viewer
+                         * @enum {string}
+                         */
+                        role?: "viewer" | "editor";
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -2208,7 +2245,61 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** @description Direct upload: repeat the field 'files' (not 'files[]') for each file */
+                        files?: string[];
+                        /**
+                         * Format: binary
+                         * @description One .zip, .tar or .tar.gz archive of media
+                         */
+                        archive?: string;
+                        /**
+                         * @description Object-storage folder, or a .csv, .parquet or .txt manifest listing media
+                         * @example s3://bucket/new-photos/
+                         */
+                        s3_uri?: string;
+                        /**
+                         * @description Run a full reindex after the batch
+                         * @default false
+                         */
+                        auto_reindex?: boolean;
+                        /** @description IAM role ARN to assume for reading the bucket */
+                        assume_role?: string;
+                        /** @description Overrides the calculated number of videos processed at once */
+                        batch_n_videos?: number;
+                        /** @description Overrides the calculated number of images processed at once */
+                        batch_n_images?: number;
+                        /** @description Overrides the calculated number of objects processed at once */
+                        batch_n_objects?: number;
+                        /** @description Recorded only: a self-hosted install has no spot instances */
+                        use_spot?: boolean;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        /**
+                         * @description Object-storage folder, or a .csv, .parquet or .txt manifest listing media
+                         * @example s3://bucket/new-photos/
+                         */
+                        s3_uri?: string;
+                        /**
+                         * @description Run a full reindex after the batch
+                         * @default false
+                         */
+                        auto_reindex?: boolean;
+                        /** @description IAM role ARN to assume for reading the bucket */
+                        assume_role?: string;
+                        /** @description Overrides the calculated number of videos processed at once */
+                        batch_n_videos?: number;
+                        /** @description Overrides the calculated number of images processed at once */
+                        batch_n_images?: number;
+                        /** @description Overrides the calculated number of objects processed at once */
+                        batch_n_objects?: number;
+                        /** @description Recorded only: a self-hosted install has no spot instances */
+                        use_spot?: boolean;
+                    };
+                };
+            };
             responses: {
                 /** @description Empty body */
                 202: {
@@ -3686,6 +3777,15 @@ export interface paths {
                         /** @description Users alerted besides the view's creator; each must have access to the dataset */
                         notify_emails?: string[];
                     };
+                    "multipart/form-data": {
+                        name: string;
+                        /** @default true */
+                        monitoring_enabled?: boolean;
+                        /** @default true */
+                        alerting_enabled?: boolean;
+                        /** @description One e-mail to alert (JSON takes a list) */
+                        notify_emails?: string;
+                    };
                 };
             };
             responses: {
@@ -4658,7 +4758,17 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description CSV with a header row, JSON lines or Parquet, with a media_id or file_name column
+                         */
+                        file: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 202: {
@@ -5393,7 +5503,22 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The image to search by
+                         */
+                        file: string;
+                        /**
+                         * @description A region of it: x,y,width,height in its pixels
+                         * @example 10,20,200,150
+                         */
+                        bounding_box?: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
