@@ -9,6 +9,7 @@ import type { Services } from './container.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { documentRoute, refResolver } from './http/openapi.js';
+import { addExamples } from './http/openapi-examples.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { RequestLog } from './http/request-log.js';
@@ -104,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     refResolver,
     transform: documentRoute,
+    transformObject: addExamples,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
 

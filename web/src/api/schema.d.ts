@@ -17,13 +17,18 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Prometheus text exposition format */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        /**
+                         * @example # HELP loupe_tasks_total Tasks by type and status
+                         *     # TYPE loupe_tasks_total gauge
+                         *     loupe_tasks_total{task_type="REINDEX",status="COMPLETED"} 4
+                         */
+                        "text/plain": string;
                     };
                 };
             };
@@ -59,6 +64,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": "ok"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             status: "ok";
@@ -98,6 +108,18 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": "ready",
+                         *       "sweeps": {
+                         *         "blobs": {
+                         *           "runs": 12,
+                         *           "failures": 0,
+                         *           "last_error_at": null
+                         *         }
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             status: "ready";
@@ -118,6 +140,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Database unreachable"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -148,12 +175,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /** @example <!doctype html><html lang="en">…</html> */
+                        "text/html": string;
+                    };
                 };
             };
         };
@@ -182,12 +212,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /** @example <!doctype html><html lang="en">…</html> */
+                        "text/html": string;
+                    };
                 };
             };
         };
@@ -218,12 +251,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /** @example <!doctype html><html lang="en">…</html> */
+                        "text/html": string;
+                    };
                 };
             };
         };
@@ -252,12 +288,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /** @example <!doctype html><html lang="en">…</html> */
+                        "text/html": string;
+                    };
                 };
             };
         };
@@ -286,12 +325,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /** @example <!doctype html><html lang="en">…</html> */
+                        "text/html": string;
+                    };
                 };
             };
         };
@@ -326,6 +368,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "Loupe",
+                         *       "version": "0.1.0",
+                         *       "docs": "/docs",
+                         *       "openapi": "/docs/json",
+                         *       "health": "/health"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             name: "Loupe";
@@ -381,6 +432,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *       "email": "ana@example.com"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             user_id: string;
@@ -394,6 +451,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -403,6 +465,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -412,6 +479,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Too many failed authentication attempts; retry in 60 s"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -464,6 +536,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *       "email": "ana@example.com"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             user_id: string;
@@ -477,6 +555,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -513,6 +596,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *       "email": "ana@example.com",
+                         *       "api_key": "lk_3k9XbQ2mWv",
+                         *       "api_secret": "ls_Qm8f2Kp0aZr7Yt1Vn4Hc6Jd9"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             user_id: string;
@@ -529,6 +620,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -567,6 +663,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             dataset_id: string;
@@ -579,6 +680,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -588,6 +694,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -626,6 +737,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "trans_id": 1
+                         *     }
+                         */
                         "application/json": {
                             trans_id: number;
                         };
@@ -637,6 +753,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -646,6 +767,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -655,6 +781,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -664,6 +795,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -673,6 +809,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -721,6 +862,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "trans_id": 1,
+                         *       "files": [
+                         *         {
+                         *           "file_name": "dog.jpg",
+                         *           "media_kind": "IMAGE",
+                         *           "format": "jpeg",
+                         *           "size": 183204
+                         *         },
+                         *         {
+                         *           "file_name": "street.mp4",
+                         *           "media_kind": "VIDEO",
+                         *           "format": "mp4",
+                         *           "size": 4812330
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             trans_id: number;
                             files: {
@@ -738,6 +898,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -747,6 +912,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -756,6 +926,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -765,6 +940,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -774,6 +954,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -783,6 +968,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Too many files in one request: the limit is 500; send them in batches"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -792,6 +982,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -833,6 +1028,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             dataset_id: string;
@@ -847,6 +1048,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -856,6 +1062,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -865,6 +1076,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -874,6 +1090,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -883,6 +1104,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -892,6 +1118,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -928,6 +1159,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "display_name": "street-photos",
+                         *       "description": "",
+                         *       "status_new": "READY",
+                         *       "status": "READY",
+                         *       "progress": 100,
+                         *       "n_images": 1240,
+                         *       "n_videos": 3,
+                         *       "n_objects": 0,
+                         *       "fatal_error_msg": null,
+                         *       "source_dataset_id": null,
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": "ana@example.com"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Dataset"];
                     };
                 };
@@ -937,6 +1185,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -946,6 +1199,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -955,6 +1213,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -987,6 +1250,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -996,6 +1264,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1005,6 +1278,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1014,6 +1292,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1023,6 +1306,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1055,6 +1343,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "display_name": "street-photos",
+                         *       "description": "Photos from the spring shoot",
+                         *       "status_new": "READY",
+                         *       "status": "READY",
+                         *       "progress": 100,
+                         *       "n_images": 1240,
+                         *       "n_videos": 3,
+                         *       "n_objects": 0,
+                         *       "fatal_error_msg": null,
+                         *       "source_dataset_id": null,
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": "ana@example.com"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Dataset"];
                     };
                 };
@@ -1064,6 +1369,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1073,6 +1383,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1082,6 +1397,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1091,6 +1411,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1124,6 +1449,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *         "display_name": "street-photos",
+                         *         "description": "",
+                         *         "status_new": "READY",
+                         *         "status": "READY",
+                         *         "progress": 100,
+                         *         "n_images": 1240,
+                         *         "n_videos": 3,
+                         *         "n_objects": 0,
+                         *         "fatal_error_msg": null,
+                         *         "source_dataset_id": null,
+                         *         "created_at": "2026-01-15T09:30:00.000Z",
+                         *         "created_by": "ana@example.com"
+                         *       }
+                         *     ]
+                         */
                         "application/json": components["schemas"]["Dataset"][];
                     };
                 };
@@ -1133,6 +1477,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1142,6 +1491,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1212,6 +1566,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *       "email": "ben@example.com",
+                         *       "role": "viewer",
+                         *       "granted_at": "2026-01-15T09:30:00.000Z"
+                         *     }
+                         */
                         "application/json": components["schemas"]["AccessEntry"];
                     };
                 };
@@ -1221,6 +1583,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1230,6 +1597,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1239,6 +1611,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1248,6 +1625,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1257,6 +1639,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1305,6 +1692,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *       "email": "ben@example.com",
+                         *       "role": "viewer",
+                         *       "granted_at": "2026-01-15T09:30:00.000Z"
+                         *     }
+                         */
                         "application/json": components["schemas"]["AccessEntry"];
                     };
                 };
@@ -1314,6 +1709,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1323,6 +1723,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1332,6 +1737,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1341,6 +1751,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1350,6 +1765,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1387,6 +1807,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "users": [
+                         *         {
+                         *           "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *           "email": "ana@example.com",
+                         *           "role": "owner",
+                         *           "granted_at": null
+                         *         },
+                         *         {
+                         *           "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *           "email": "ben@example.com",
+                         *           "role": "viewer",
+                         *           "granted_at": "2026-01-15T09:30:00.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             users: components["schemas"]["AccessEntry"][];
                         };
@@ -1398,6 +1836,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1407,6 +1850,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1416,6 +1864,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1450,6 +1903,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1459,6 +1917,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1468,6 +1931,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1477,6 +1945,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1525,6 +1998,29 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "tasks": [
+                         *         {
+                         *           "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                         *           "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *           "dataset_name": "street-photos",
+                         *           "dataset_status": "READ_ONLY",
+                         *           "created_by": "ana@example.com",
+                         *           "task_type": "MEDIA_ADDITION",
+                         *           "status": "RUNNING",
+                         *           "status_message": "Processing 48 of 50 file(s)",
+                         *           "progress_percentage": 96,
+                         *           "error_message": null,
+                         *           "start_time": "2026-01-15T09:30:00.000Z",
+                         *           "end_time": null
+                         *         }
+                         *       ],
+                         *       "total": 1,
+                         *       "page": 1,
+                         *       "page_size": 20
+                         *     }
+                         */
                         "application/json": {
                             tasks: components["schemas"]["Task"][];
                             total: number;
@@ -1539,6 +2035,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1548,6 +2049,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1589,6 +2095,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "dataset_names": [
+                         *         "street-photos"
+                         *       ],
+                         *       "dataset_ids": [
+                         *         "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f"
+                         *       ],
+                         *       "task_types": [
+                         *         "DATASET_CREATION",
+                         *         "MEDIA_ADDITION"
+                         *       ],
+                         *       "created_by": [
+                         *         "ana@example.com"
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             dataset_names: string[];
                             dataset_ids: string[];
@@ -1603,6 +2126,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1612,6 +2140,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1650,6 +2183,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "dataset_name": "street-photos",
+                         *       "dataset_status": "READ_ONLY",
+                         *       "created_by": "ana@example.com",
+                         *       "task_type": "MEDIA_ADDITION",
+                         *       "status": "RUNNING",
+                         *       "status_message": "Processing 48 of 50 file(s)",
+                         *       "progress_percentage": 96,
+                         *       "error_message": null,
+                         *       "start_time": "2026-01-15T09:30:00.000Z",
+                         *       "end_time": null
+                         *     }
+                         */
                         "application/json": components["schemas"]["Task"];
                     };
                 };
@@ -1659,6 +2208,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1668,6 +2222,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1677,6 +2236,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1717,6 +2281,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "dataset_name": "street-photos",
+                         *       "dataset_status": "READ_ONLY",
+                         *       "created_by": "ana@example.com",
+                         *       "task_type": "DATASET_CREATION",
+                         *       "status": "ABORTED",
+                         *       "status_message": "Aborted",
+                         *       "progress_percentage": 96,
+                         *       "error_message": null,
+                         *       "start_time": "2026-01-15T09:30:00.000Z",
+                         *       "end_time": "2026-01-15T09:31:12.000Z"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Task"];
                     };
                 };
@@ -1726,6 +2306,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1735,6 +2320,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1744,6 +2334,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1753,6 +2348,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1762,6 +2362,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1800,6 +2405,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "dataset_name": "street-photos",
+                         *       "dataset_status": "READ_ONLY",
+                         *       "created_by": "ana@example.com",
+                         *       "task_type": "DATASET_CREATION",
+                         *       "status": "INITIALIZING",
+                         *       "status_message": "Queued",
+                         *       "progress_percentage": 0,
+                         *       "error_message": null,
+                         *       "start_time": "2026-01-15T09:30:00.000Z",
+                         *       "end_time": null
+                         *     }
+                         */
                         "application/json": components["schemas"]["Task"];
                     };
                 };
@@ -1809,6 +2430,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1818,6 +2444,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1827,6 +2458,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1836,6 +2472,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1845,6 +2486,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1885,6 +2531,67 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "media": [
+                         *         {
+                         *           "media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                         *           "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *           "media_type": "IMAGE",
+                         *           "file_name": "dog.jpg",
+                         *           "format": "jpeg",
+                         *           "mime": "image/jpeg",
+                         *           "file_size": 183204,
+                         *           "width": 1024,
+                         *           "height": 768,
+                         *           "duration_seconds": null,
+                         *           "parent_media_id": null,
+                         *           "frame_timestamp": null,
+                         *           "exif": {
+                         *             "Make": "Canon"
+                         *           },
+                         *           "phash": "c3d4e5f60718293a",
+                         *           "blur": 0.12,
+                         *           "brightness": 0.54,
+                         *           "quality_flags": [],
+                         *           "uniqueness_score": 0.81,
+                         *           "is_outlier": false,
+                         *           "duplicate_group_id": null,
+                         *           "cluster_ids": [
+                         *             "a05d3b6d-7e9f-4b10-8c23-6f7a8b9cadb4"
+                         *           ],
+                         *           "tags": [
+                         *             "reviewed"
+                         *           ],
+                         *           "label": "dog",
+                         *           "custom_fields": {
+                         *             "score": 0.9
+                         *           },
+                         *           "caption": "a dog on a lawn",
+                         *           "objects": [
+                         *             {
+                         *               "object_id": "9f4c2a5c-6d8e-4a0f-9b12-5e6f7a8b9ca3",
+                         *               "label": "dog",
+                         *               "score": 0.97,
+                         *               "bounding_box": {
+                         *                 "x": 120,
+                         *                 "y": 80,
+                         *                 "width": 400,
+                         *                 "height": 380
+                         *               },
+                         *               "caption": null
+                         *             }
+                         *           ],
+                         *           "created_at": "2026-01-15T09:30:00.000Z",
+                         *           "media_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/original",
+                         *           "media_thumb_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/thumbnail",
+                         *           "media_preview_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/preview",
+                         *           "frames": []
+                         *         }
+                         *       ],
+                         *       "total": 1243
+                         *     }
+                         */
                         "application/json": {
                             media: {
                                 /** Format: uuid */
@@ -1962,6 +2669,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1971,6 +2683,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -1980,6 +2697,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2019,6 +2741,62 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "media_type": "IMAGE",
+                         *       "file_name": "dog.jpg",
+                         *       "format": "jpeg",
+                         *       "mime": "image/jpeg",
+                         *       "file_size": 183204,
+                         *       "width": 1024,
+                         *       "height": 768,
+                         *       "duration_seconds": null,
+                         *       "parent_media_id": null,
+                         *       "frame_timestamp": null,
+                         *       "exif": {
+                         *         "Make": "Canon"
+                         *       },
+                         *       "phash": "c3d4e5f60718293a",
+                         *       "blur": 0.12,
+                         *       "brightness": 0.54,
+                         *       "quality_flags": [],
+                         *       "uniqueness_score": 0.81,
+                         *       "is_outlier": false,
+                         *       "duplicate_group_id": null,
+                         *       "cluster_ids": [
+                         *         "a05d3b6d-7e9f-4b10-8c23-6f7a8b9cadb4"
+                         *       ],
+                         *       "tags": [
+                         *         "reviewed"
+                         *       ],
+                         *       "label": "dog",
+                         *       "custom_fields": {
+                         *         "score": 0.9
+                         *       },
+                         *       "caption": "a dog on a lawn",
+                         *       "objects": [
+                         *         {
+                         *           "object_id": "9f4c2a5c-6d8e-4a0f-9b12-5e6f7a8b9ca3",
+                         *           "label": "dog",
+                         *           "score": 0.97,
+                         *           "bounding_box": {
+                         *             "x": 120,
+                         *             "y": 80,
+                         *             "width": 400,
+                         *             "height": 380
+                         *           },
+                         *           "caption": null
+                         *         }
+                         *       ],
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "media_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/original",
+                         *       "media_thumb_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/thumbnail",
+                         *       "media_preview_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/preview",
+                         *       "frames": []
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             media_id: string;
@@ -2093,6 +2871,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2102,6 +2885,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2111,6 +2899,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2148,22 +2941,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The bytes */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "image/*": string;
+                        "video/*": string;
                     };
                 };
-                /** @description Default Response */
+                /** @description The requested range of the bytes */
                 206: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "image/*": string;
+                        "video/*": string;
                     };
                 };
                 /** @description Default Response */
@@ -2186,6 +2981,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2195,6 +2995,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2204,6 +3009,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Requested range not satisfiable"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2213,6 +3023,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2316,6 +3131,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2325,6 +3145,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2334,6 +3159,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2343,6 +3173,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2352,6 +3187,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2361,6 +3201,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Too many files in one request: the limit is 500; send them in batches"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2370,6 +3215,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2379,6 +3229,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Internal server error"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2426,6 +3281,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2435,6 +3295,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2444,6 +3309,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2453,6 +3323,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2462,6 +3337,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Internal server error"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2508,6 +3388,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2517,6 +3402,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2526,6 +3416,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2535,6 +3430,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2544,6 +3444,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2553,6 +3458,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2562,6 +3472,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Internal server error"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2600,6 +3515,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "snapshot_id": "b16e4c7e-8f0a-4c21-9d34-7a8b9cadbec5",
+                         *         "snapshot_name": "before relabelling",
+                         *         "source_dataset_name": "street-photos",
+                         *         "created_at": "2026-01-15T09:30:00.000Z",
+                         *         "created_by": "ana@example.com",
+                         *         "n_images": 1240,
+                         *         "n_videos": 3,
+                         *         "description": "",
+                         *         "reason": "manual",
+                         *         "training_model_id": null,
+                         *         "training_model_name": null,
+                         *         "is_current": true,
+                         *         "is_restoring": false
+                         *       }
+                         *     ]
+                         */
                         "application/json": components["schemas"]["Snapshot"][];
                     };
                 };
@@ -2609,6 +3543,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2618,6 +3557,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2627,6 +3571,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2636,6 +3585,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2667,6 +3621,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "snapshot_id": "b16e4c7e-8f0a-4c21-9d34-7a8b9cadbec5",
+                         *       "snapshot_name": "before relabelling",
+                         *       "source_dataset_name": "street-photos",
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": "ana@example.com",
+                         *       "n_images": 1240,
+                         *       "n_videos": 3,
+                         *       "description": "",
+                         *       "reason": "manual",
+                         *       "training_model_id": null,
+                         *       "training_model_name": null,
+                         *       "is_current": true,
+                         *       "is_restoring": false
+                         *     }
+                         */
                         "application/json": components["schemas"]["Snapshot"];
                     };
                 };
@@ -2676,6 +3647,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2685,6 +3661,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2694,6 +3675,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2703,6 +3689,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2712,6 +3703,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2759,6 +3755,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2768,6 +3769,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2777,6 +3783,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2786,6 +3797,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2795,6 +3811,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2828,6 +3849,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "snapshot_id": "b16e4c7e-8f0a-4c21-9d34-7a8b9cadbec5",
+                         *       "snapshot_name": "before relabelling",
+                         *       "source_dataset_name": "street-photos",
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": "ana@example.com",
+                         *       "n_images": 1240,
+                         *       "n_videos": 3,
+                         *       "description": "Labels as reviewed on Monday",
+                         *       "reason": "manual",
+                         *       "training_model_id": null,
+                         *       "training_model_name": null,
+                         *       "is_current": true,
+                         *       "is_restoring": false
+                         *     }
+                         */
                         "application/json": components["schemas"]["Snapshot"];
                     };
                 };
@@ -2837,6 +3875,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2846,6 +3889,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2855,6 +3903,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2864,6 +3917,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2908,6 +3966,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2917,6 +3980,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2926,6 +3994,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2935,6 +4008,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2944,6 +4022,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -2992,6 +4075,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3001,6 +4089,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3010,6 +4103,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3019,6 +4117,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3028,6 +4131,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3070,6 +4178,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "e4917fab-1c3d-4f54-8a67-adbecfd0e1f8"
+                         *     }
+                         */
                         "application/json": {
                             /**
                              * Format: uuid
@@ -3085,6 +4198,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3094,6 +4212,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3103,6 +4226,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3112,6 +4240,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3180,6 +4313,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "e4917fab-1c3d-4f54-8a67-adbecfd0e1f8"
+                         *     }
+                         */
                         "application/json": {
                             /**
                              * Format: uuid
@@ -3195,6 +4333,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3204,6 +4347,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3213,6 +4361,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3222,6 +4375,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3260,6 +4418,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": "COMPLETED",
+                         *       "download_uri": "http://localhost:8080/api/v1/exports/e4917fab-1c3d-4f54-8a67-adbecfd0e1f8/download?expires=1768470000&signature=9b2f",
+                         *       "result_message": null,
+                         *       "progress": 100
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             status: "PENDING" | "COMPLETED" | "FAILED" | "REJECTED";
@@ -3276,6 +4442,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3285,6 +4456,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3294,6 +4470,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3329,22 +4510,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The ZIP archive */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/zip": string;
                     };
                 };
-                /** @description Default Response */
+                /** @description The requested range of the archive */
                 206: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/zip": string;
                     };
                 };
                 /** @description Default Response */
@@ -3360,6 +4541,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3369,6 +4555,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3378,6 +4569,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "The export archive has expired or was removed"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3387,6 +4583,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Requested range not satisfiable"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3396,6 +4597,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3434,6 +4640,19 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": "builtin-captioner",
+                         *         "name": "Built-in captioner",
+                         *         "type": "CAPTION_IMAGES",
+                         *         "status": "Active",
+                         *         "vendor": "Loupe",
+                         *         "description": "Short captions of whole images",
+                         *         "dependencies": []
+                         *       }
+                         *     ]
+                         */
                         "application/json": components["schemas"]["EnrichmentModel"][];
                     };
                 };
@@ -3443,6 +4662,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3452,6 +4676,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3461,6 +4690,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3499,6 +4733,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "enrichment_context_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "status": "NEW",
+                         *       "dataset_enrichment_models": {
+                         *         "enrichment_models": {}
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             enrichment_context_id: string;
@@ -3522,6 +4765,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3531,6 +4779,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3540,6 +4793,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3589,6 +4847,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "dataset_id": "6c1f9d2f-3a5b-4d7c-8e8f-2b3c4d5e6f70"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             dataset_id: string;
@@ -3601,6 +4864,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3610,6 +4878,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3619,6 +4892,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3628,6 +4906,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3637,6 +4920,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3673,6 +4961,38 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "views": [
+                         *         {
+                         *           "id": "c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6",
+                         *           "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *           "name": "blurry duplicates",
+                         *           "created_at": "2026-01-15T09:30:00.000Z",
+                         *           "updated_at": "2026-01-15T09:30:00.000Z",
+                         *           "created_by": {
+                         *             "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *             "email": "ana@example.com"
+                         *           },
+                         *           "filters": {
+                         *             "threshold": 0,
+                         *             "entity_type": "IMAGES",
+                         *             "issue_type": "duplicates"
+                         *           },
+                         *           "stats": {
+                         *             "n_images": 42,
+                         *             "n_video_frames": 0,
+                         *             "n_videos": 0,
+                         *             "n_clusters": 17
+                         *           },
+                         *           "total_results": 17,
+                         *           "monitoring_enabled": true,
+                         *           "alerting_enabled": true,
+                         *           "notify_emails": []
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             views: components["schemas"]["SavedView"][];
                         };
@@ -3684,6 +5004,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3693,6 +5018,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3702,6 +5032,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3795,6 +5130,34 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "name": "blurry duplicates",
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "updated_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": {
+                         *         "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *         "email": "ana@example.com"
+                         *       },
+                         *       "filters": {
+                         *         "threshold": 0,
+                         *         "entity_type": "IMAGES",
+                         *         "issue_type": "duplicates"
+                         *       },
+                         *       "stats": {
+                         *         "n_images": 42,
+                         *         "n_video_frames": 0,
+                         *         "n_videos": 0,
+                         *         "n_clusters": 17
+                         *       },
+                         *       "total_results": 17,
+                         *       "monitoring_enabled": true,
+                         *       "alerting_enabled": true,
+                         *       "notify_emails": []
+                         *     }
+                         */
                         "application/json": components["schemas"]["SavedView"];
                     };
                 };
@@ -3804,6 +5167,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3813,6 +5181,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3822,6 +5195,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3831,6 +5209,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3868,6 +5251,34 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "name": "blurry duplicates",
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "updated_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": {
+                         *         "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *         "email": "ana@example.com"
+                         *       },
+                         *       "filters": {
+                         *         "threshold": 0,
+                         *         "entity_type": "IMAGES",
+                         *         "issue_type": "duplicates"
+                         *       },
+                         *       "stats": {
+                         *         "n_images": 42,
+                         *         "n_video_frames": 0,
+                         *         "n_videos": 0,
+                         *         "n_clusters": 17
+                         *       },
+                         *       "total_results": 17,
+                         *       "monitoring_enabled": true,
+                         *       "alerting_enabled": true,
+                         *       "notify_emails": []
+                         *     }
+                         */
                         "application/json": components["schemas"]["SavedView"];
                     };
                 };
@@ -3877,6 +5288,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3886,6 +5302,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3895,6 +5316,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3921,6 +5347,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ok": true
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
@@ -3933,6 +5364,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3942,6 +5378,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3951,6 +5392,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -3960,6 +5406,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4040,6 +5491,34 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "name": "blurry duplicates (kitchen)",
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "updated_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": {
+                         *         "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *         "email": "ana@example.com"
+                         *       },
+                         *       "filters": {
+                         *         "threshold": 0,
+                         *         "entity_type": "IMAGES",
+                         *         "issue_type": "duplicates"
+                         *       },
+                         *       "stats": {
+                         *         "n_images": 42,
+                         *         "n_video_frames": 0,
+                         *         "n_videos": 0,
+                         *         "n_clusters": 17
+                         *       },
+                         *       "total_results": 17,
+                         *       "monitoring_enabled": true,
+                         *       "alerting_enabled": true,
+                         *       "notify_emails": []
+                         *     }
+                         */
                         "application/json": components["schemas"]["SavedView"];
                     };
                 };
@@ -4049,6 +5528,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4058,6 +5542,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4067,6 +5556,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4076,6 +5570,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4085,6 +5584,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4134,6 +5638,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "matched": 12,
+                         *       "changed": 10
+                         *     }
+                         */
                         "application/json": {
                             /** @description Media the selection holds */
                             matched: number;
@@ -4148,6 +5658,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4157,6 +5672,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4166,6 +5686,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4175,6 +5700,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4184,6 +5714,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4237,6 +5772,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "matched": 12,
+                         *       "changed": 10
+                         *     }
+                         */
                         "application/json": {
                             /** @description Media the selection holds */
                             matched: number;
@@ -4251,6 +5792,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4260,6 +5806,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4269,6 +5820,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4278,6 +5834,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4287,6 +5848,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4340,6 +5906,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "matched": 12,
+                         *       "changed": 10
+                         *     }
+                         */
                         "application/json": {
                             /** @description Media the selection holds */
                             matched: number;
@@ -4354,6 +5926,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4363,6 +5940,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4372,6 +5954,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4381,6 +5968,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4390,6 +5982,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4437,6 +6034,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "matched": 12,
+                         *       "changed": 10
+                         *     }
+                         */
                         "application/json": {
                             /** @description Media the selection holds */
                             matched: number;
@@ -4451,6 +6054,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4460,6 +6068,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4469,6 +6082,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4478,6 +6096,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4487,6 +6110,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4524,6 +6152,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "tags": [
+                         *         {
+                         *           "tag": "reviewed",
+                         *           "count": 12
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             tags: {
                                 tag: string;
@@ -4538,6 +6176,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4547,6 +6190,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4585,6 +6233,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "labels": [
+                         *         {
+                         *           "label": "dog",
+                         *           "count": 31
+                         *         }
+                         *       ],
+                         *       "unlabelled": 1209
+                         *     }
+                         */
                         "application/json": {
                             labels: {
                                 label: string;
@@ -4601,6 +6260,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4610,6 +6274,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4662,6 +6331,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "clusters": 9,
+                         *       "media": 54,
+                         *       "ambiguous": 2
+                         *     }
+                         */
                         "application/json": {
                             /** @description Clusters whose unlabelled members would get their most frequent label */
                             clusters: number;
@@ -4680,6 +6356,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             task_id: string;
@@ -4692,6 +6373,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4701,6 +6387,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4710,6 +6401,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4719,6 +6415,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4728,6 +6429,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4778,6 +6484,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
+                         *     }
+                         */
                         "application/json": {
                             /**
                              * Format: uuid
@@ -4793,6 +6504,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4802,6 +6518,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4811,6 +6532,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4820,6 +6546,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4829,6 +6560,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4838,6 +6574,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4874,6 +6615,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "fields": [
+                         *         {
+                         *           "name": "score",
+                         *           "type": "number"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             /** @description The head version's custom fields (a restore brings its list back) */
                             fields: {
@@ -4890,6 +6641,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4899,6 +6655,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4938,6 +6699,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                         *       "status": "COMPLETED",
+                         *       "status_message": "Imported 1240 row(s)",
+                         *       "error_message": null,
+                         *       "progress_percentage": 100,
+                         *       "file_name": "scores.csv",
+                         *       "key": "file_name",
+                         *       "fields": [
+                         *         {
+                         *           "name": "score",
+                         *           "type": "number"
+                         *         }
+                         *       ],
+                         *       "report": {
+                         *         "rows": 1241,
+                         *         "matched": 1240,
+                         *         "unmatched": 1,
+                         *         "rejected": 0,
+                         *         "rejections": [],
+                         *         "unmatched_keys": [
+                         *           "missing.jpg"
+                         *         ]
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             task_id: string;
@@ -4979,6 +6767,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -4988,6 +6781,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5030,6 +6828,32 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "notifications": [
+                         *         {
+                         *           "id": "d3806e9a-0b2c-4e43-9f56-9cadbecfd0e7",
+                         *           "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *           "entity_type": "saved_view",
+                         *           "entity_id": "c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6",
+                         *           "title": "New results for \"blurry duplicates\"",
+                         *           "message": "3 new results in street-photos",
+                         *           "metadata": {
+                         *             "batch_id": "f5a280bc-2d4e-4a65-9b78-becfd0e1f209",
+                         *             "is_alert": true,
+                         *             "view_name": "blurry duplicates",
+                         *             "dataset_name": "street-photos",
+                         *             "result_count": 3
+                         *           },
+                         *           "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *           "created_at": "2026-01-15T09:30:00.000Z",
+                         *           "read_at": null
+                         *         }
+                         *       ],
+                         *       "total": 1,
+                         *       "has_more": false
+                         *     }
+                         */
                         "application/json": {
                             notifications: components["schemas"]["Notification"][];
                             /** @description All notifications matching the filters */
@@ -5044,6 +6868,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5053,6 +6882,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5092,6 +6926,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /** @example 1 */
                         "application/json": number;
                     };
                 };
@@ -5101,6 +6936,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5110,6 +6950,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5150,6 +6995,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ok": true
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
@@ -5162,6 +7012,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5171,6 +7026,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5180,6 +7040,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5219,6 +7084,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ok": true,
+                         *       "count": 3
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
@@ -5233,6 +7104,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5242,6 +7118,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5284,6 +7165,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example event: notification
+                         *     id: 42
+                         *     data: {"id":"d3806e9a-0b2c-4e43-9f56-9cadbecfd0e7","user_id":"7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81","entity_type":"saved_view","entity_id":"c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6","title":"New results for \"blurry duplicates\"","message":"3 new results in street-photos","metadata":{"batch_id":"f5a280bc-2d4e-4a65-9b78-becfd0e1f209","is_alert":true,"view_name":"blurry duplicates","dataset_name":"street-photos","result_count":3},"dataset_id":"5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f","created_at":"2026-01-15T09:30:00.000Z","read_at":null}
+                         *
+                         *     event: ping
+                         *     data: {"time":"2026-01-15T09:31:12.000Z"}
+                         */
                         "text/event-stream": string;
                     };
                 };
@@ -5293,6 +7182,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "text/event-stream": components["schemas"]["Error"];
                     };
                 };
@@ -5302,6 +7196,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "text/event-stream": components["schemas"]["Error"];
                     };
                 };
@@ -5373,6 +7272,57 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "clusters": [
+                         *         {
+                         *           "cluster_id": "a05d3b6d-7e9f-4b10-8c23-6f7a8b9cadb4",
+                         *           "type": "IMAGES",
+                         *           "n_images": 2,
+                         *           "n_objects": 0,
+                         *           "n_videos": 0,
+                         *           "n_media": 2,
+                         *           "previews": [
+                         *             {
+                         *               "type": "IMAGE",
+                         *               "media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                         *               "media_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/original",
+                         *               "media_thumb_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/thumbnail",
+                         *               "file_name": "dog.jpg",
+                         *               "caption": "a dog on a lawn",
+                         *               "width": 1024,
+                         *               "height": 768,
+                         *               "relevance_score": null,
+                         *               "relevance_score_type": null,
+                         *               "uniqueness_score": 0.81,
+                         *               "issues": [],
+                         *               "duplicate_group_id": null,
+                         *               "video_id": null,
+                         *               "frame_timestamp": null,
+                         *               "tags": [
+                         *                 "reviewed"
+                         *               ],
+                         *               "label": "dog"
+                         *             }
+                         *           ],
+                         *           "labels": [
+                         *             "dog"
+                         *           ],
+                         *           "user_tags": [
+                         *             "reviewed"
+                         *           ],
+                         *           "captions": [
+                         *             "a dog on a lawn"
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "page_number": 0,
+                         *       "threshold": 0,
+                         *       "entity_type": "IMAGES",
+                         *       "total_clusters": 1,
+                         *       "clusters_per_page": 100
+                         *     }
+                         */
                         "application/json": {
                             clusters: {
                                 /** Format: uuid */
@@ -5444,6 +7394,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5453,6 +7408,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5462,6 +7422,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5471,6 +7436,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5526,6 +7496,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "anchor_media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                         *       "anchor_type": "UPLOAD"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             anchor_media_id: string;
@@ -5540,6 +7516,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5549,6 +7530,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5558,6 +7544,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5567,6 +7558,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5576,6 +7572,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Too many files in one request: the limit is 500; send them in batches"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5585,6 +7586,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5622,6 +7628,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                         *       "duplicates": [
+                         *         "9f4c2a5c-6d8e-4a0f-9b12-5e6f7a8b9ca3"
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             media_id: string;
@@ -5635,6 +7649,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5644,6 +7663,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5653,6 +7677,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
@@ -5662,6 +7691,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
                         "application/json": components["schemas"]["Error"];
                     };
                 };
