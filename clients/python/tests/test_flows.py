@@ -1,0 +1,99 @@
+"""Changing the photos dataset in order: snapshot, add media (a watched view alerts), duplicates, export, notifications."""
+
+import os
+import shutil
+import tempfile
+import time
+import unittest
+import zipfile
+
+from loupe_client import LoupeError
+from support import PHOTOS, client, photos_dataset
+
+
+class FlowTest(unittest.TestCase):
+    """Steps numbered to run in order; each leaves the dataset READY."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.client = client()
+        cls.dataset = photos_dataset()[0]
+        cls.id = cls.dataset["id"]
+        cls.folder = tempfile.mkdtemp(prefix="loupe-flow-")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.folder, ignore_errors=True)
+
+    def test_1_snapshots_create_list_rename_delete(self):
+        made = self.client.create_snapshot(self.id, name="before additions", description="seven photos and a heic")
+        self.assertEqual((made["snapshot_name"], made["is_current"], made["reason"], made["n_images"]), ("before additions", True, "manual", 8))
+        listed = self.client.snapshots(self.id)
+        self.assertEqual(listed[0]["snapshot_id"], made["snapshot_id"])
+        self.assertEqual(self.client.rename_snapshot(self.id, made["snapshot_id"], name="eight images")["snapshot_name"], "eight images")
+        with self.assertRaises(LoupeError) as caught:
+            self.client.delete_snapshot(self.id, made["snapshot_id"])
+        self.assertEqual(caught.exception.status, 409)
+        older = [s for s in listed if not s["is_current"]]
+        self.client.delete_snapshot(self.id, older[0]["snapshot_id"])
+        self.assertNotIn(older[0]["snapshot_id"], [s["snapshot_id"] for s in self.client.snapshots(self.id)])
+
+    def test_2_add_media_is_one_task_and_waits_for_it(self):
+        self.client.request("POST", f"/api/v1/dataset/{self.id}/views", json={"name": "everything new", "monitoring_enabled": True, "alerting_enabled": True})
+        os.makedirs(os.path.join(self.folder, "more"))
+        shutil.copy(os.path.join(PHOTOS, "dog.jpg"), os.path.join(self.folder, "more", "dog-again.jpg"))
+        with open(os.path.join(self.folder, "README.txt"), "w") as handle:
+            handle.write("not media")
+        result = self.client.add_media(self.id, self.folder, wait=True, auto_reindex=True)
+        self.assertEqual((result["dataset"]["status_new"], result["dataset"]["n_images"], result["skipped"]), ("READY", 9, 1))
+        task = self.client.task(result["task_id"])
+        self.assertEqual((task["task_type"], task["status"], task["dataset_id"]), ("MEDIA_ADDITION", "COMPLETED", self.id))
+
+    def test_3_duplicates_find_the_copy_and_the_heic_of_the_same_photo(self):
+        ids = {m["file_name"]: m["media_id"] for m in self.client.media(self.id)}
+        found = self.client.duplicates(self.id, ids["dog.jpg"])
+        self.assertEqual(found["media_id"], ids["dog.jpg"])
+        self.assertEqual(sorted(found["duplicates"]), sorted([ids["dog-again.jpg"], ids["small.heic"]]))
+
+    def test_4_export_parquet_with_images_to_a_file(self):
+        path = os.path.join(self.folder, "photos.zip")
+        seen = []
+        result = self.client.export(self.id, format="parquet", include_images=True, path=path, progress=lambda done, total: seen.append((done, total)))
+        self.assertEqual((result["path"], result["bytes"]), (path, os.path.getsize(path)))
+        self.assertEqual(seen[-1], (result["bytes"], result["bytes"]))
+        self.assertFalse(os.path.exists(path + ".part"))
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+            self.assertIn("metadata.parquet", names)
+            self.assertEqual(len([n for n in names if n.startswith("images/")]), 9)
+            with archive.open("metadata.parquet") as metadata:
+                self.assertEqual(metadata.read(4), b"PAR1")
+        self.assertEqual(self.client.export_status(self.id, result["export_id"])["status"], "COMPLETED")
+
+    def test_5_the_alert_is_listed_streamed_and_marked_read(self):
+        deadline = time.monotonic() + 20
+        while not (listed := list(self.client.notifications(dataset_id=self.id))) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        self.assertEqual(len(listed), 1)
+        alert = listed[0]
+        self.assertEqual((alert["metadata"]["is_alert"], alert["metadata"]["view_name"], alert["metadata"]["result_count"]), (True, "everything new", 1))
+        self.assertEqual(self.client.unread_count(self.id), 1)
+
+        stream = self.client.notification_stream(last_event_id="0", dataset_id=self.id)
+        try:
+            event = next(stream)
+        finally:
+            stream.close()
+        self.assertEqual((event["event"], event["data"]["id"]), ("notification", alert["id"]))
+        self.assertRegex(event["id"], r"^[0-9]+$")
+
+        self.client.mark_read(alert["id"])
+        self.assertEqual(self.client.unread_count(self.id), 0)
+        with self.assertRaises(LoupeError) as caught:
+            self.client.mark_read(alert["id"])
+        self.assertEqual(caught.exception.status, 404)
+        self.assertEqual(self.client.mark_all_read(), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
