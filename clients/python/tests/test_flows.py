@@ -1,4 +1,4 @@
-"""Changing the photos dataset in order: snapshot, add media (a watched view alerts), duplicates, export, notifications."""
+"""Changing the photos dataset in order: snapshot, add media (a watched view alerts), duplicates, export, notifications,\nrestore and clone."""
 
 import os
 import shutil
@@ -93,6 +93,16 @@ class FlowTest(unittest.TestCase):
             self.client.mark_read(alert["id"])
         self.assertEqual(caught.exception.status, 404)
         self.assertEqual(self.client.mark_all_read(), 0)
+
+    def test_6_restore_and_clone_follow_their_tasks(self):
+        eight = next(s for s in self.client.snapshots(self.id) if s["snapshot_name"] == "eight images")
+        restored = self.client.restore_snapshot(self.id, eight["snapshot_id"])
+        self.assertEqual((restored["dataset"]["status_new"], restored["dataset"]["n_images"]), ("READY", 8))
+        self.assertEqual(self.client.task(restored["task_id"])["task_type"], "SNAPSHOT_RESTORE")
+        cloned = self.client.clone_snapshot(self.id, eight["snapshot_id"])
+        self.assertNotEqual(cloned["dataset_id"], self.id)
+        self.assertEqual((cloned["dataset"]["display_name"], cloned["dataset"]["status_new"], cloned["dataset"]["n_images"]), ("python client photos (cloned)", "READY", 8))
+        self.assertEqual(self.client.task(cloned["task_id"])["task_type"], "SNAPSHOT_CLONE")
 
 
 if __name__ == "__main__":
