@@ -29,7 +29,8 @@ class DatasetsApi:
         return self.transport.request("POST", f"{dataset_path(dataset_id)}/share", json={"user_email": user_email, "role": role}, idempotent=True).json()
 
     def shared_with(self, dataset_id):
-        return self._get(f"/api/v1/manage/{seg(dataset_id)}/share")
+        """Who has access: the owner first, then shared users ({user_id, email, role, granted_at})."""
+        return self._get(f"/api/v1/manage/{seg(dataset_id)}/share")["users"]
 
     def unshare(self, dataset_id, user_email):
         self.transport.request("DELETE", f"/api/v1/manage/{seg(dataset_id)}/share", query={"user_email": user_email})

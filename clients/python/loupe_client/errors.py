@@ -2,7 +2,8 @@
 
 
 class LoupeError(Exception):
-    """An HTTP error from the server (status, detail verbatim), or a failed wait (status 0)."""
+    """An HTTP error (status, the server's detail verbatim); status 0 for an unreachable server or a failed wait.
+    `dataset_id` names the dataset create_dataset made before it failed."""
 
     def __init__(self, status, detail, method="", path=""):
         super().__init__(detail)
@@ -10,6 +11,7 @@ class LoupeError(Exception):
         self.detail = detail
         self.method = method
         self.path = path
+        self.dataset_id = None
 
     def __str__(self):
         where = f" ({self.method} {self.path})" if self.method else ""

@@ -39,11 +39,16 @@ class UploadsApi:
         base = f"/api/v1/ingestion/{seg(dataset_id)}"
         trans_id = self._get(f"{base}/data_files")["trans_id"]
         meter = UploadProgress(files, len(skipped), progress)
-        for start in range(0, len(files), batch_size):
-            batch = files[start:start + batch_size]
-            body = MultipartBody(files=[("files", f["path"], f["relative"]) for f in batch], on_file=meter.file_sent)
-            self.transport.request("POST", f"{base}/data_files/{trans_id}", body=body)
-        started = self.transport.request("POST", f"{base}/process_files/{trans_id}").json()
+        try:
+            for start in range(0, len(files), batch_size):
+                batch = files[start:start + batch_size]
+                body = MultipartBody(files=[("files", f["path"], f["relative"]) for f in batch], on_file=meter.file_sent)
+                self.transport.request("POST", f"{base}/data_files/{trans_id}", body=body)
+            started = self.transport.request("POST", f"{base}/process_files/{trans_id}").json()
+        except LoupeError as err:
+            # The empty dataset exists by now: say which, so it can be deleted or filled.
+            err.dataset_id = dataset_id
+            raise
         dataset = self.wait_for_dataset(dataset_id, timeout=timeout) if wait else self.dataset(dataset_id)
         return {**dataset, "task_id": started["task_id"], "skipped": len(skipped)}
 

@@ -5,8 +5,8 @@ import shutil
 import tempfile
 import unittest
 
-from loupe_client import LoupeError
-from support import DATASET_NAME, PHOTOS, client, photos_dataset
+from loupe_client import Client, LoupeError
+from support import DATASET_NAME, PHOTOS, client, env, photos_dataset
 
 UNKNOWN = "00000000-0000-4000-8000-000000000000"
 
@@ -29,6 +29,25 @@ class DatasetTest(unittest.TestCase):
         listed = [d for d in self.client.datasets(page_size=1) if d["id"] == self.dataset["id"]]
         self.assertEqual(len(listed), 1)
         self.assertEqual(self.client.dataset(self.dataset["id"])["display_name"], DATASET_NAME)
+
+    def test_rename_and_share(self):
+        renamed = self.client.rename_dataset(self.dataset["id"], "renamed for a moment")
+        self.assertEqual(renamed["display_name"], "renamed for a moment")
+        self.assertEqual(self.client.rename_dataset(self.dataset["id"], DATASET_NAME)["display_name"], DATASET_NAME)
+        spare = Client(env("LOUPE_URL"), env("LOUPE_SPARE_API_KEY"), env("LOUPE_SPARE_API_SECRET"))
+        email = spare.me()["email"]
+        self.assertEqual(self.client.share(self.dataset["id"], email, "viewer")["role"], "viewer")
+        self.assertIn((email, "viewer"), [(e["email"], e["role"]) for e in self.client.shared_with(self.dataset["id"])])
+        self.assertEqual(spare.dataset(self.dataset["id"])["id"], self.dataset["id"])
+        self.client.unshare(self.dataset["id"], email)
+        with self.assertRaises(LoupeError) as caught:
+            spare.dataset(self.dataset["id"])
+        self.assertEqual((caught.exception.status, caught.exception.detail), (404, "Dataset not found"))
+
+    def test_enrichment_models_and_context(self):
+        models = self.client.enrichment_models(self.dataset["id"])
+        self.assertTrue(all({"id", "type", "status"} <= set(m) for m in models))
+        self.assertEqual(self.client.enrichment_context(self.dataset["id"])["status"], "NEW")
 
     def test_explore_level_0(self):
         page = self.client.explore(self.dataset["id"], level=0)

@@ -103,6 +103,8 @@ class FlowTest(unittest.TestCase):
         self.assertNotEqual(cloned["dataset_id"], self.id)
         self.assertEqual((cloned["dataset"]["display_name"], cloned["dataset"]["status_new"], cloned["dataset"]["n_images"]), ("python client photos (cloned)", "READY", 8))
         self.assertEqual(self.client.task(cloned["task_id"])["task_type"], "SNAPSHOT_CLONE")
+        self.client.delete_dataset(cloned["dataset_id"])
+        self.assertNotIn(cloned["dataset_id"], [d["id"] for d in self.client.datasets()])
 
 
 if __name__ == "__main__":
