@@ -30,9 +30,10 @@ class NotificationsApi:
         """Marks every unread notification read (or one dataset's); returns how many."""
         return self.transport.request("POST", "/api/v1/notifications/read-all", query={"dataset_id": dataset_id}, idempotent=True).json()["count"]
 
-    def notification_stream(self, last_event_id=None, dataset_id=None, include_pings=False, read_timeout=30.0, max_backoff=30.0):
-        """Yields {id, event, data} as they arrive; after a dropped connection it reconnects with Last-Event-ID
-        (the last id seen), so nothing is missed. Pings (every 3 s) only with include_pings. Close the generator to stop."""
+    def notification_stream(self, last_event_id=None, dataset_id=None, include_pings=False, read_timeout=30.0, max_backoff=30.0, on_connect=None):
+        """Yields {id, event, data} as they arrive; after a dropped or silent (read_timeout) connection it reconnects
+        with Last-Event-ID (the last id seen), so nothing is missed. Pings (every 3 s) only with include_pings.
+        on_connect(last_event_id) is called at each connection. Close the generator to stop."""
         tries = 0
         while True:
             headers = {"Accept": "text/event-stream"}
@@ -45,6 +46,8 @@ class NotificationsApi:
                     raise
                 response = None
             if response is not None:
+                if on_connect:
+                    on_connect(last_event_id)
                 try:
                     for event in read_events(response):
                         tries = 0

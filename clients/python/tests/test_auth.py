@@ -10,10 +10,10 @@ from support import client, env
 
 class TokenRefreshTest(unittest.TestCase):
     def test_a_short_lived_token_is_signed_again_before_it_expires(self):
-        c = client(token_ttl=2)
+        c = client(token_ttl=1)
         me = c.me()
         first = c.tokens.token()
-        time.sleep(2.1)
+        time.sleep(1.05)
         self.assertEqual(c.me(), me)
         self.assertNotEqual(c.tokens.token(), first)
 

@@ -87,6 +87,20 @@ class FlowTest(unittest.TestCase):
         self.assertEqual((event["event"], event["data"]["id"]), ("notification", alert["id"]))
         self.assertRegex(event["id"], r"^[0-9]+$")
 
+        # A connection silent for a second is dropped; the next sends the last id seen, so nothing comes twice.
+        connects, notifications = [], []
+        stream = self.client.notification_stream(last_event_id="0", dataset_id=self.id, include_pings=True, read_timeout=1.0, on_connect=connects.append)
+        try:
+            for e in stream:
+                if e["event"] == "notification":
+                    notifications.append(e["data"]["id"])
+                if len(connects) == 3:
+                    break
+        finally:
+            stream.close()
+        self.assertEqual(connects, ["0", event["id"], event["id"]])
+        self.assertEqual(notifications, [alert["id"]])
+
         self.client.mark_read(alert["id"])
         self.assertEqual(self.client.unread_count(self.id), 0)
         with self.assertRaises(LoupeError) as caught:
