@@ -97,6 +97,15 @@ class DatasetTest(unittest.TestCase):
         with self.assertRaises(LoupeError) as caught:
             self.client.task(UNKNOWN)
         self.assertEqual((caught.exception.status, caught.exception.detail), (404, "Task not found"))
+        with self.assertRaises(LoupeError) as caught:
+            self.client.abort_task(task_id)
+        self.assertEqual(caught.exception.status, 409)
+        self.assertTrue(caught.exception.detail.startswith("Task cannot be aborted: "), caught.exception.detail)
+        with self.assertRaises(LoupeError) as caught:
+            self.client.retry_task(task_id)
+        self.assertEqual(caught.exception.status, 400)
+        self.assertTrue(caught.exception.detail.startswith("Task cannot be retried: "), caught.exception.detail)
+        self.assertIn(self.dataset["id"], self.client.task_filters()["dataset_ids"])
 
     def test_a_folder_without_media_is_refused_before_any_request(self):
         folder = tempfile.mkdtemp(prefix="loupe-empty-")
