@@ -94,11 +94,13 @@ class FlowTest(unittest.TestCase):
             for e in stream:
                 if e["event"] == "notification":
                     notifications.append(e["data"]["id"])
-                if len(connects) == 3:
+                # Done when a whole connection after the alert passed without it, or after too many tries.
+                if connects[-2:] == [event["id"]] * 2 or len(connects) >= 8:
                     break
         finally:
             stream.close()
-        self.assertEqual(connects, ["0", event["id"], event["id"]])
+        self.assertEqual(connects[0], "0")
+        self.assertEqual(connects[-2:], [event["id"]] * 2)
         self.assertEqual(notifications, [alert["id"]])
 
         self.client.mark_read(alert["id"])

@@ -6,6 +6,7 @@ import hmac
 import json
 import os
 import shutil
+import socket
 import sys
 import tempfile
 import unittest
@@ -99,6 +100,19 @@ class TokenTest(unittest.TestCase):
         expected = hmac.new(b"secret", f"{header}.{payload}".encode(), hashlib.sha256).digest()
         self.assertEqual(_b64decode(signature), expected)
         self.assertNotIn("=", token)
+
+
+class UnreachableServerTest(unittest.TestCase):
+    def test_a_refused_connection_is_retried_then_raised_with_status_0(self):
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        listener.close()  # nothing listens there now
+        c = loupe_client.Client(f"http://127.0.0.1:{port}", "lk_x", "secret", retries=1)
+        with self.assertRaises(loupe_client.LoupeError) as caught:
+            c.me()
+        self.assertEqual(caught.exception.status, 0)
+        self.assertTrue(caught.exception.detail.startswith(f"Cannot reach http://127.0.0.1:{port}: "), caught.exception.detail)
 
 
 class StandardLibraryOnlyTest(unittest.TestCase):
