@@ -1,6 +1,8 @@
 """Exports: start, wait, and stream the ZIP to disk."""
 
+import http.client
 import os
+import time
 
 from .errors import LoupeError
 from .paths import dataset_path
@@ -41,29 +43,52 @@ class ExportsApi:
         )
 
     def download(self, dataset_id, export_id, path, progress=None):
-        """Streams a completed export's ZIP to `path` (through path + '.part'): {path, bytes}. progress(done, total)."""
+        """Streams a completed export's ZIP to `path` (through path + '.part'), resuming with a Range request after a
+        dropped connection: {path, bytes}. progress(done, total)."""
         uri = self.export_status(dataset_id, export_id).get("download_uri")
         if not uri:
             raise LoupeError(0, f"Export {export_id} has no download yet")
         partial = f"{path}.part"
-        done = 0
-        # The link is signed: it needs no token, and a redirect to a bucket must not carry one.
-        with self.transport.request("GET", uri, stream=True, auth=False, headers={"Accept": "application/zip"}) as response:
-            total = response.headers.get("Content-Length")
-            total = int(total) if total else None
-            with open(partial, "wb") as out:
-                while True:
-                    chunk = response.read(CHUNK)
-                    if not chunk:
+        done, total, drops = 0, None, 0
+        with open(partial, "wb") as out:
+            while True:
+                try:
+                    done, total = self._download_from(uri, out, done, total, progress)
+                    if total is None or done >= total:
                         break
-                    out.write(chunk)
-                    done += len(chunk)
-                    if progress:
-                        progress(done, total)
+                    reason = "the connection closed early"
+                except (OSError, http.client.HTTPException) as err:
+                    reason = err
+                drops += 1
+                if drops > self.transport.retries:
+                    raise LoupeError(0, f"Download of export {export_id} stopped after {done} bytes: {reason}")
+                time.sleep(min(8.0, 0.25 * 2 ** drops))
         if total is not None and done != total:
             raise LoupeError(0, f"Download of export {export_id} ended after {done} of {total} bytes")
         os.replace(partial, path)
         return {"path": path, "bytes": done}
+
+    def _download_from(self, uri, out, done, total, progress):
+        headers = {"Accept": "application/zip"}
+        if done:
+            headers["Range"] = f"bytes={done}-"
+        # The link is signed: it needs no token, and a redirect to a bucket must not carry one.
+        with self.transport.request("GET", uri, stream=True, auth=False, headers=headers) as response:
+            if done and response.status != 206:
+                out.seek(0)
+                out.truncate()
+                done = 0
+            if total is None:
+                length = response.headers.get("Content-Length")
+                total = done + int(length) if length else None
+            while True:
+                chunk = response.read(CHUNK)
+                if not chunk:
+                    return done, total
+                out.write(chunk)
+                done += len(chunk)
+                if progress:
+                    progress(done, total)
 
     def export(self, dataset_id, format="parquet", include_images=True, path="out.zip", media_ids=None, cluster_ids=None, progress=None, timeout=600.0):
         """Starts an export, waits for it and downloads the ZIP to `path`: {path, bytes, export_id}."""

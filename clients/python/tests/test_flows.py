@@ -5,10 +5,12 @@ import shutil
 import tempfile
 import time
 import unittest
+import urllib.parse
 import zipfile
 
-from loupe_client import LoupeError
-from support import PHOTOS, client, photos_dataset
+from cutting_proxy import CuttingProxy
+from loupe_client import Client, LoupeError
+from support import PHOTOS, client, env, photos_dataset
 
 
 class FlowTest(unittest.TestCase):
@@ -69,6 +71,24 @@ class FlowTest(unittest.TestCase):
             with archive.open("metadata.parquet") as metadata:
                 self.assertEqual(metadata.read(4), b"PAR1")
         self.assertEqual(self.client.export_status(self.id, result["export_id"])["status"], "COMPLETED")
+        FlowTest.export = result
+
+    def test_4b_a_dropped_download_resumes_where_it_stopped(self):
+        proxy = CuttingProxy(urllib.parse.urlsplit(env("LOUPE_URL")).port, cut_after=100_000)
+        self.addCleanup(proxy.close)
+        proxied = Client(proxy.url, env("LOUPE_API_KEY"), env("LOUPE_API_SECRET"))
+        path = os.path.join(self.folder, "resumed.zip")
+        result = proxied.download(self.id, self.export["export_id"], path)
+        self.assertTrue(proxy.cut)
+        downloads = [(line.split(" ")[1].split("?")[0], ranges) for line, ranges in proxy.requests if " /api/v1/exports/" in line]
+        where = f"/api/v1/exports/{self.export['export_id']}/download"
+        self.assertEqual(downloads[0], (where, None))
+        self.assertEqual(downloads[1][0], where)
+        self.assertRegex(downloads[1][1], r"^bytes=\d+-$")
+        self.assertLessEqual(int(downloads[1][1][6:-1]), 100_000)
+        self.assertEqual(result["bytes"], self.export["bytes"])
+        with open(path, "rb") as resumed, open(self.export["path"], "rb") as whole:
+            self.assertTrue(resumed.read() == whole.read(), "the resumed file equals the one downloaded whole")
 
     def test_5_the_alert_is_listed_streamed_and_marked_read(self):
         deadline = time.monotonic() + 20

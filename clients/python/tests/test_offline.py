@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -117,9 +118,15 @@ class UnreachableServerTest(unittest.TestCase):
 
 class StandardLibraryOnlyTest(unittest.TestCase):
     def test_the_package_imports_nothing_outside_the_standard_library(self):
-        names = {name.split(".")[0] for name, module in sys.modules.items() if module is not None}
-        outside = sorted(n for n in names - set(sys.stdlib_module_names) if not n.startswith("_") and n not in {"loupe_client", "support"} and not n.startswith("test_"))
-        self.assertEqual(outside, [])
+        # A fresh interpreter without site-packages imports every module of the package and lists what it loaded.
+        package = os.path.dirname(os.path.dirname(os.path.abspath(loupe_client.__file__)))
+        script = (
+            "import pkgutil, importlib, sys, loupe_client\n"
+            "for m in pkgutil.iter_modules(loupe_client.__path__): importlib.import_module('loupe_client.' + m.name)\n"
+            "print(' '.join(sorted({n.split('.')[0] for n in sys.modules} - set(sys.stdlib_module_names))))"
+        )
+        loaded = subprocess.run([sys.executable, "-S", "-c", script], env={"PYTHONPATH": package}, capture_output=True, text=True, check=True)
+        self.assertEqual(loaded.stdout.split(), ["__main__", "loupe_client"])
         self.assertEqual(loupe_client.__all__, ["Client", "LoupeError", "walk_media"])
 
 
