@@ -258,7 +258,7 @@ export class Loupe {
   }
 
   task(taskId: string): Promise<Task> {
-    return this.t.json('GET', `/api/v1/tasks/${enc(taskId)}`);
+    return unwrap(this.api.GET('/api/v1/tasks/{task_id}', { params: { path: { task_id: taskId } } }));
   }
 
   abortTask(taskId: string): Promise<Task> {
