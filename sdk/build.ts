@@ -36,9 +36,9 @@ export async function ensureSdkBuilt(): Promise<boolean> {
   const hash = sourceHash();
   const built = fs.existsSync(STAMP) ? fs.readFileSync(STAMP, 'utf8').trim() : null;
   if (built === hash) return false;
-  fs.rmSync(DIST, { recursive: true, force: true });
   const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  await promisify(execFile)(process.execPath, [tsc, '-p', path.join(SDK_ROOT, 'tsconfig.json')], { cwd: REPO_ROOT });
+  // Incremental: after an edit tsc checks again only what the edit touched.
+  await promisify(execFile)(process.execPath, [tsc, '-p', path.join(SDK_ROOT, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', path.join(DIST, 'tsbuildinfo')], { cwd: REPO_ROOT });
   fs.copyFileSync(SCHEMA, SCHEMA_OUT);
   fs.writeFileSync(STAMP, `${hash}\n`);
   return true;
