@@ -168,6 +168,12 @@ describe('the rest of a dataset’s life', () => {
     expect(clusters.length).toBe(page.total_clusters);
   });
 
+  it('explores around an uploaded image', async () => {
+    const page = await loupe.similarToImage(photosId, path.join(PHOTOS, 'dog.jpg'));
+    expect(page.clusters[0]!.previews[0]).toMatchObject({ file_name: 'dog.jpg' });
+    expect(await all(loupe.duplicateGroups(photosId))).toEqual([]);
+  });
+
   it('exports, streams the ZIP to a file through .part, and the archive opens', async () => {
     const out = path.join(tmp, 'export.zip');
     const progress: Array<[number, number | null]> = [];
