@@ -80,7 +80,12 @@ describe('createDataset', () => {
     expect(dataset).toMatchObject({ display_name: 'sdk photos', status_new: 'READY', n_images: 3, n_videos: 0, fatal_error_msg: null });
     expect(seen.at(-1)).toBe('READY');
     const bytes = ['dog.jpg', 'horses.jpg', 'kite.jpg'].reduce((sum, name) => sum + photo(name).length, 0);
-    expect(progress.map((p) => [p.filesDone, p.filesTotal, p.skipped])).toEqual([[0, 3, 1], [2, 3, 1], [3, 3, 1]]);
+    // One report as each batch is accepted, and others while a batch is on its way, counting the bytes read so far.
+    const accepted = progress.filter((p, i) => i === 0 || p.filesDone !== progress[i - 1]!.filesDone);
+    expect(accepted.map((p) => [p.filesDone, p.filesTotal, p.skipped])).toEqual([[0, 3, 1], [2, 3, 1], [3, 3, 1]]);
+    const firstBatch = photo('dog.jpg').length + photo('horses.jpg').length;
+    expect(progress.some((p) => p.filesDone === 0 && p.bytesDone > 0 && p.bytesDone < firstBatch)).toBe(true);
+    expect(progress.map((p) => p.bytesDone)).toEqual(progress.map((p) => p.bytesDone).sort((a, b) => a - b));
     expect(progress.at(-1)).toMatchObject({ bytesDone: bytes, bytesTotal: bytes, etaSeconds: 0 });
     expect(progress.at(-1)!.rateBytesPerSecond).toBeGreaterThan(0);
     expect(states.map((s) => [s.sent, s.processed ?? false])).toEqual([
@@ -112,7 +117,7 @@ describe('createDataset', () => {
     const dataset = await loupe.createDataset('ignored when resuming', dir, { batchSize: 1, state: saved!, onProgress: (p) => progress.push(p), wait: true });
     resumedId = dataset.id;
     expect(dataset).toMatchObject({ id: saved!.datasetId, display_name: 'sdk resumed', status_new: 'READY', n_images: 3 });
-    expect(progress.map((p) => p.filesDone)).toEqual([1, 2, 3]);
+    expect([...new Set(progress.map((p) => p.filesDone))]).toEqual([1, 2, 3]);
     const media = await all(loupe.media(dataset.id, { pageSize: 2 }));
     expect(media.map((m) => m.file_name).sort()).toEqual(['generated-0.jpg', 'generated-1.jpg', 'generated-2.jpg']);
   });
@@ -139,7 +144,7 @@ describe('the rest of a dataset’s life', () => {
     expect(added.taskId).toMatch(/^[0-9a-f-]{36}$/);
     expect(added.dataset).toMatchObject({ status_new: 'PARTIAL INDEX', n_images: 4 });
     expect(await loupe.task(added.taskId!)).toMatchObject({ task_id: added.taskId, task_type: 'MEDIA_ADDITION', status: 'COMPLETED', dataset_id: photosId });
-    expect(progress.at(-1)).toMatchObject({ filesDone: 1, filesTotal: 1, skipped: 1 });
+    expect(progress.at(-1)).toMatchObject({ filesDone: 1, filesTotal: 1, skipped: 1, bytesDone: extra!.bytes.length });
     const reindexed = await loupe.reindex(photosId, { wait: true });
     expect(await loupe.task(reindexed.taskId!)).toMatchObject({ task_type: 'REINDEX', status: 'COMPLETED' });
     expect(await loupe.dataset(photosId)).toMatchObject({ status_new: 'READY', n_images: 4 });
