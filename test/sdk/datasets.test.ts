@@ -69,16 +69,19 @@ describe('createDataset', () => {
     const dir = folder('photos', { 'dog.jpg': photo('dog.jpg'), 'horses.jpg': photo('horses.jpg'), 'more/kite.jpg': photo('kite.jpg'), 'readme.md': '# not media' });
     const progress: UploadProgress[] = [];
     const states: UploadState[] = [];
-    const seen: string[] = [];
+    const seen: Array<[number, string]> = [];
     const dataset = await loupe.createDataset('sdk photos', dir, {
       batchSize: 2,
       onProgress: (p) => progress.push(p),
       onState: (s) => void states.push(s),
-      wait: { onProgress: (d) => seen.push(d.status_new) },
+      wait: { intervalMs: 10, onProgress: (d) => seen.push([Date.now(), d.status_new]) },
     });
     photosId = dataset.id;
     expect(dataset).toMatchObject({ display_name: 'sdk photos', status_new: 'READY', n_images: 3, n_videos: 0, fatal_error_msg: null });
-    expect(seen.at(-1)).toBe('READY');
+    expect(seen.at(-1)![1]).toBe('READY');
+    // Asked to poll every 10 ms, the waiter still reads no more than once a second.
+    expect(seen.length).toBeGreaterThan(1);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]![0] - seen[i - 1]![0]).toBeGreaterThanOrEqual(1000);
     const bytes = ['dog.jpg', 'horses.jpg', 'kite.jpg'].reduce((sum, name) => sum + photo(name).length, 0);
     // One report as each batch is accepted, and others while a batch is on its way, counting the bytes read so far.
     const accepted = progress.filter((p, i) => i === 0 || p.filesDone !== progress[i - 1]!.filesDone);
