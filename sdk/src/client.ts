@@ -25,7 +25,11 @@ export interface LoupeOptions {
 // POST routes that change nothing when repeated: they may be retried like reads.
 const REPEATABLE_POSTS = [/\/notifications\/[^/]+\/read$/, /\/notifications\/read-all$/, /\/search-image-similarity$/, /\/export_entities_async$/, /\/media\/tags(\/remove)?$/];
 
+// GET routes that create something (a dataset, an upload transaction, an export): not repeated once sent.
+const CREATING_GETS = [/\/ingestion\/new_dataset$/, /\/ingestion\/[^/]+\/data_files$/, /\/export_context_async$/];
+
 export function retryModeFor(method: string, path: string): RetryMode {
+  if (method === 'GET') return CREATING_GETS.some((route) => route.test(path)) ? 'unsent' : 'idempotent';
   if (method !== 'POST') return 'idempotent';
   return REPEATABLE_POSTS.some((route) => route.test(path)) ? 'idempotent' : 'unsent';
 }
