@@ -8,8 +8,25 @@ export function errorResponses(...codes: number[]) {
   return Object.fromEntries(codes.map((code) => [code, ErrorRef]));
 }
 
-/** A response with no body (202 for started work, 200 for a delete). */
-export const EmptyBody = Type.Unsafe<undefined>({ description: 'Empty body' });
+/** A response with no body (200 for a delete); `type: null` keeps a content type out of the OpenAPI document. */
+export const EmptyBody = Type.Unsafe<undefined>({ type: 'null', description: 'Empty body' });
+
+/** Where a started task is followed: GET it for its status and progress. */
+export const taskLocation = (taskId: string) => `/api/v1/tasks/${taskId}`;
+
+/** A 202 that started a task: the body the spec fixes (empty unless told), and a Location header naming the task. */
+export function TaskAccepted<S extends TSchema>(body: S = EmptyBody as unknown as S) {
+  return Type.Unsafe<Static<S>>({
+    ...body,
+    headers: {
+      Location: {
+        type: 'string',
+        description: 'The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress',
+        example: '/api/v1/tasks/3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+      },
+    },
+  });
+}
 
 /**
  * The largest offset, page position or id a parameter takes: Postgres int4, the type of the columns these reach;

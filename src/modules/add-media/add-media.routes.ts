@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
 import { readForm } from '../../http/multipart.js';
-import { DatasetIdParams, EmptyBody as Empty, errorResponses } from '../../http/schemas.js';
+import { DatasetIdParams, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
 import type { AddMediaService } from './add-media.service.js';
 
 export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaService; processRoutes: boolean }): void {
@@ -20,10 +20,10 @@ export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaS
           "Add media to an indexed dataset (READY or PARTIAL INDEX) as one batch: exactly one of the form fields 'files' (repeated), " +
           "'archive' (.zip, .tar, .tar.gz) or 's3_uri' (folder or .csv/.parquet/.txt manifest); optional auto_reindex, assume_role, " +
           'batch_n_images, batch_n_videos, batch_n_objects, use_spot. Files need multipart; s3_uri may also come urlencoded. ' +
-          'Starts a MEDIA_ADDITION task; 202 with an empty body',
+          'Starts a MEDIA_ADDITION task; 202 with an empty body and a Location header naming the task',
         consumes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
         params: DatasetIdParams,
-        response: { 202: Empty, ...errorResponses(400, 401, 403, 404, 409, 413, 422, 500) },
+        response: { 202: TaskAccepted(), ...errorResponses(400, 401, 403, 404, 409, 413, 422, 500) },
       },
     },
     async (request, reply) => {
@@ -33,8 +33,8 @@ export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaS
         files: { files: { max: maxFilesPerRequest, tooMany: () => errors.tooManyFiles(maxFilesPerRequest) }, archive: { max: 1, tooMany: errors.exactlyOneSource } },
         duplicateField: (name: string) => (name === 's3_uri' ? errors.exactlyOneSource() : errors.duplicateFormField(name)),
       };
-      await readForm(request, shape, (parts) => addMedia.start(principalOf(request), request.params.dataset_id, parts));
-      return reply.code(202).send();
+      const taskId = await readForm(request, shape, (parts) => addMedia.start(principalOf(request), request.params.dataset_id, parts));
+      return reply.code(202).header('location', taskLocation(taskId)).send();
     },
   );
 
@@ -43,14 +43,14 @@ export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaS
     {
       schema: {
         tags: ['add media'],
-        summary: 'Recompute the neighbour graph, clusters and scores over all media: only from PARTIAL INDEX; starts a REINDEX task; 202',
+        summary: 'Recompute the neighbour graph, clusters and scores over all media: only from PARTIAL INDEX; starts a REINDEX task; 202 with a Location header naming the task',
         params: DatasetIdParams,
-        response: { 202: Empty, ...errorResponses(401, 403, 404, 409, 500) },
+        response: { 202: TaskAccepted(), ...errorResponses(401, 403, 404, 409, 500) },
       },
     },
     async (request, reply) => {
-      await addMedia.reindex(principalOf(request), request.params.dataset_id);
-      return reply.code(202).send();
+      const taskId = await addMedia.reindex(principalOf(request), request.params.dataset_id);
+      return reply.code(202).header('location', taskLocation(taskId)).send();
     },
   );
 
@@ -62,14 +62,14 @@ export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaS
         tags: ['add media'],
         summary:
           'On-premises source (the pipeline URL): add the media under an absolute folder on this server, which must lie inside ' +
-          'LOCAL_MEDIA_ROOTS (403 otherwise); same rules as add_media; 202',
+          'LOCAL_MEDIA_ROOTS (403 otherwise); same rules as add_media; 202 with a Location header naming the MEDIA_ADDITION task',
         querystring: Type.Object({ dataset_id: Type.String({ format: 'uuid' }), path: Type.String({ minLength: 1, maxLength: 4096 }) }),
-        response: { 202: Empty, ...errorResponses(400, 401, 403, 404, 409, 422, 500) },
+        response: { 202: TaskAccepted(), ...errorResponses(400, 401, 403, 404, 409, 422, 500) },
       },
     },
     async (request, reply) => {
-      await addMedia.startFromPath(principalOf(request), request.query.dataset_id, request.query.path);
-      return reply.code(202).send();
+      const taskId = await addMedia.startFromPath(principalOf(request), request.query.dataset_id, request.query.path);
+      return reply.code(202).header('location', taskLocation(taskId)).send();
     },
   );
 }

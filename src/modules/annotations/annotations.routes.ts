@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/authenticate.js';
-import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
+import { DatasetIdParams, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
 import {
   EDIT_BODY_LIMIT,
   EditResult,
@@ -94,13 +94,14 @@ export function annotationsRoutes(app: FastifyInstance, deps: { annotations: Ann
           'otherwise a LABEL_PROPAGATION task starts (202 {task_id}), which blocks snapshot creation while it runs',
         params: DatasetIdParams,
         body: PropagateBody,
-        response: { 200: PropagationPlan, 202: TaskStarted, ...errorResponses(401, 403, 404, 409, 422) },
+        response: { 200: PropagationPlan, 202: TaskAccepted(TaskStarted), ...errorResponses(401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
       const principal = principalOf(request);
       if (request.body.dry_run) return annotations.propagationPlan(principal, request.params.dataset_id, request.body.threshold);
-      return reply.code(202).send({ task_id: await annotations.startPropagation(principal, request.params.dataset_id, request.body.threshold) });
+      const taskId = await annotations.startPropagation(principal, request.params.dataset_id, request.body.threshold);
+      return reply.code(202).header('location', taskLocation(taskId)).send({ task_id: taskId });
     },
   );
 }

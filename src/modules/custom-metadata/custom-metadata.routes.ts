@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
 import { type FormPart, readForm } from '../../http/multipart.js';
-import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
+import { DatasetIdParams, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
 import { FieldSchema, ImportParams, ImportReport, ImportStarted } from './custom-metadata.schemas.js';
 import type { CustomMetadataService } from './custom-metadata.service.js';
 
@@ -23,7 +23,7 @@ export function customMetadataRoutes(app: FastifyInstance, deps: { customMetadat
           '202 {task_id} of a CUSTOM_METADATA task; 400 and nothing changed for a file without a key column, with a type conflict, or too large',
         consumes: ['multipart/form-data'],
         params: DatasetIdParams,
-        response: { 202: ImportStarted, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 202: TaskAccepted(ImportStarted), ...errorResponses(400, 401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
@@ -33,7 +33,7 @@ export function customMetadataRoutes(app: FastifyInstance, deps: { customMetadat
         otherFile: errors.metadataFileRequired,
       };
       const taskId = await readForm(request, shape, (parts) => customMetadata.start(principalOf(request), request.params.dataset_id, () => firstFile(parts)));
-      return reply.code(202).send({ task_id: taskId });
+      return reply.code(202).header('location', taskLocation(taskId)).send({ task_id: taskId });
     },
   );
 

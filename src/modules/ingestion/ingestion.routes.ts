@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
 import { readForm } from '../../http/multipart.js';
-import { DatasetIdParams, MAX_INT, errorResponses } from '../../http/schemas.js';
+import { DatasetIdParams, MAX_INT, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
 import { NewDatasetQuery, NewDatasetResponse } from '../datasets/datasets.schemas.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionService } from './ingestion.service.js';
@@ -72,13 +72,13 @@ export function ingestionRoutes(app: FastifyInstance, deps: { datasets: Datasets
         tags: ['ingestion'],
         summary: 'Process the uploaded files (step 4): starts a DATASET_CREATION task; poll the dataset until READY or ERROR',
         params: TransactionParams,
-        response: { 202: Type.Object({ dataset_id: Type.String(), task_id: Type.String() }), ...errorResponses(400, 401, 403, 404, 409, 422) },
+        response: { 202: TaskAccepted(Type.Object({ dataset_id: Type.String({ format: 'uuid' }), task_id: Type.String({ format: 'uuid' }) })), ...errorResponses(400, 401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
       const { dataset_id, trans_id } = request.params;
       const taskId = await ingestion.process(principalOf(request), dataset_id, trans_id);
-      return reply.code(202).send({ dataset_id, task_id: taskId });
+      return reply.code(202).header('location', taskLocation(taskId)).send({ dataset_id, task_id: taskId });
     },
   );
 }

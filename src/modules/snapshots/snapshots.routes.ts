@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/authenticate.js';
-import { DatasetIdParams, EmptyBody as Empty, errorResponses } from '../../http/schemas.js';
+import { DatasetIdParams, EmptyBody as Empty, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
 import { presentSnapshot } from './snapshots.presenter.js';
 import { RestoreParams, SnapshotCreateBody, SnapshotParams, SnapshotPatchBody } from './snapshots.schemas.js';
 import type { SnapshotsService } from './snapshots.service.js';
@@ -62,14 +62,14 @@ export function snapshotsRoutes(app: FastifyInstance, deps: { snapshots: Snapsho
       schema: {
         tags: ['snapshots'],
         summary:
-          'Restore the dataset to a snapshot (a UUID, or `current`): starts a SNAPSHOT_RESTORE task, the dataset is READ ONLY until it ends READY; 202',
+          'Restore the dataset to a snapshot (a UUID, or `current`): starts a SNAPSHOT_RESTORE task, the dataset is READ ONLY until it ends READY; 202 with a Location header naming the task',
         params: RestoreParams,
-        response: { 202: Empty, ...errorResponses(401, 403, 404, 409, 422) },
+        response: { 202: TaskAccepted(), ...errorResponses(401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
-      await deps.snapshots.restore(principalOf(request), request.params.dataset_id, request.params.snapshot_id);
-      return reply.code(202).send();
+      const taskId = await deps.snapshots.restore(principalOf(request), request.params.dataset_id, request.params.snapshot_id);
+      return reply.code(202).header('location', taskLocation(taskId)).send();
     },
   );
 
@@ -78,14 +78,14 @@ export function snapshotsRoutes(app: FastifyInstance, deps: { snapshots: Snapsho
     {
       schema: {
         tags: ['snapshots'],
-        summary: 'Clone a snapshot into a new dataset "<name> (cloned)" owned by the caller; its SNAPSHOT_CLONE task runs on the new dataset; 202',
+        summary: 'Clone a snapshot into a new dataset "<name> (cloned)" owned by the caller; its SNAPSHOT_CLONE task runs on the new dataset; 202 with a Location header naming the task, whose dataset_id is the new dataset',
         params: SnapshotParams,
-        response: { 202: Empty, ...errorResponses(401, 403, 404, 409, 422) },
+        response: { 202: TaskAccepted(), ...errorResponses(401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
-      await deps.snapshots.clone(principalOf(request), request.params.dataset_id, request.params.snapshot_id);
-      return reply.code(202).send();
+      const { taskId } = await deps.snapshots.clone(principalOf(request), request.params.dataset_id, request.params.snapshot_id);
+      return reply.code(202).header('location', taskLocation(taskId)).send();
     },
   );
 

@@ -40,6 +40,19 @@ export function tasksRoutes(app: FastifyInstance, deps: { tasks: TasksService })
     async (request) => tasks.filters(principalOf(request), request.query),
   );
 
+  r.get(
+    '/api/v1/tasks/:task_id',
+    {
+      schema: {
+        tags: ['tasks'],
+        summary: 'One task, as a row of the task list: where the Location of a 202 that started it points (404 on a dataset the caller cannot see)',
+        params: TaskIdParams,
+        response: { 200: Type.Ref('Task'), ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request) => presentTask(await tasks.get(principalOf(request), request.params.task_id)),
+  );
+
   r.post(
     '/api/v1/tasks/:task_id/abort',
     {

@@ -37,10 +37,16 @@ export class TasksService {
     return this.read.filterOptions(principal.userId, q);
   }
 
-  /** A task on a dataset the caller cannot see does not exist for them (404); aborting needs write access. */
-  private async findWritable(principal: Principal, taskId: string) {
+  /** One task as the list shows it; a task on a dataset the caller cannot see does not exist for them (404). */
+  async get(principal: Principal, taskId: string) {
     const task = await this.read.findVisible(taskId, principal.userId);
     if (!task) throw errors.taskNotFound();
+    return task;
+  }
+
+  /** A task on a dataset the caller cannot see does not exist for them (404); aborting needs write access. */
+  private async findWritable(principal: Principal, taskId: string) {
+    const task = await this.get(principal, taskId);
     await this.datasets.authorize(principal, task.dataset_id, 'write');
     return task;
   }

@@ -821,11 +821,15 @@ export interface paths {
                 /** @description Default Response */
                 202: {
                     headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
+                            /** Format: uuid */
                             dataset_id: string;
+                            /** Format: uuid */
                             task_id: string;
                         };
                     };
@@ -1584,6 +1588,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tasks/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One task, as a row of the task list: where the Location of a 202 that started it points (404 on a dataset the caller cannot see) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    task_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-2"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks/{task_id}/abort": {
         parameters: {
             query?: never;
@@ -2129,7 +2198,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add media to an indexed dataset (READY or PARTIAL INDEX) as one batch: exactly one of the form fields 'files' (repeated), 'archive' (.zip, .tar, .tar.gz) or 's3_uri' (folder or .csv/.parquet/.txt manifest); optional auto_reindex, assume_role, batch_n_images, batch_n_videos, batch_n_objects, use_spot. Files need multipart; s3_uri may also come urlencoded. Starts a MEDIA_ADDITION task; 202 with an empty body */
+        /** Add media to an indexed dataset (READY or PARTIAL INDEX) as one batch: exactly one of the form fields 'files' (repeated), 'archive' (.zip, .tar, .tar.gz) or 's3_uri' (folder or .csv/.parquet/.txt manifest); optional auto_reindex, assume_role, batch_n_images, batch_n_videos, batch_n_objects, use_spot. Files need multipart; s3_uri may also come urlencoded. Starts a MEDIA_ADDITION task; 202 with an empty body and a Location header naming the task */
         post: {
             parameters: {
                 query?: never;
@@ -2144,11 +2213,11 @@ export interface paths {
                 /** @description Empty body */
                 202: {
                     headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/json": unknown;
-                    };
+                    content?: never;
                 };
                 /** @description Every error: `{"detail": "..."}` */
                 400: {
@@ -2239,7 +2308,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Recompute the neighbour graph, clusters and scores over all media: only from PARTIAL INDEX; starts a REINDEX task; 202 */
+        /** Recompute the neighbour graph, clusters and scores over all media: only from PARTIAL INDEX; starts a REINDEX task; 202 with a Location header naming the task */
         post: {
             parameters: {
                 query?: never;
@@ -2254,11 +2323,11 @@ export interface paths {
                 /** @description Empty body */
                 202: {
                     headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/json": unknown;
-                    };
+                    content?: never;
                 };
                 /** @description Every error: `{"detail": "..."}` */
                 401: {
@@ -2320,7 +2389,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** On-premises source (the pipeline URL): add the media under an absolute folder on this server, which must lie inside LOCAL_MEDIA_ROOTS (403 otherwise); same rules as add_media; 202 */
+        /** On-premises source (the pipeline URL): add the media under an absolute folder on this server, which must lie inside LOCAL_MEDIA_ROOTS (403 otherwise); same rules as add_media; 202 with a Location header naming the MEDIA_ADDITION task */
         get: {
             parameters: {
                 query: {
@@ -2336,11 +2405,11 @@ export interface paths {
                 /** @description Empty body */
                 202: {
                     headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/json": unknown;
-                    };
+                    content?: never;
                 };
                 /** @description Every error: `{"detail": "..."}` */
                 400: {
@@ -2591,9 +2660,7 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/json": unknown;
-                    };
+                    content?: never;
                 };
                 /** @description Every error: `{"detail": "..."}` */
                 401: {
@@ -2722,7 +2789,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restore the dataset to a snapshot (a UUID, or `current`): starts a SNAPSHOT_RESTORE task, the dataset is READ ONLY until it ends READY; 202 */
+        /** Restore the dataset to a snapshot (a UUID, or `current`): starts a SNAPSHOT_RESTORE task, the dataset is READ ONLY until it ends READY; 202 with a Location header naming the task */
         post: {
             parameters: {
                 query?: never;
@@ -2738,11 +2805,11 @@ export interface paths {
                 /** @description Empty body */
                 202: {
                     headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/json": unknown;
-                    };
+                    content?: never;
                 };
                 /** @description Every error: `{"detail": "..."}` */
                 401: {
@@ -2806,7 +2873,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Clone a snapshot into a new dataset "<name> (cloned)" owned by the caller; its SNAPSHOT_CLONE task runs on the new dataset; 202 */
+        /** Clone a snapshot into a new dataset "<name> (cloned)" owned by the caller; its SNAPSHOT_CLONE task runs on the new dataset; 202 with a Location header naming the task, whose dataset_id is the new dataset */
         post: {
             parameters: {
                 query?: never;
@@ -2822,11 +2889,11 @@ export interface paths {
                 /** @description Empty body */
                 202: {
                     headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/json": unknown;
-                    };
+                    content?: never;
                 };
                 /** @description Every error: `{"detail": "..."}` */
                 401: {
@@ -4508,6 +4575,8 @@ export interface paths {
                 /** @description Default Response */
                 202: {
                     headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4594,6 +4663,8 @@ export interface paths {
                 /** @description Default Response */
                 202: {
                     headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
                         [name: string]: unknown;
                     };
                     content: {

@@ -1,0 +1,5769 @@
+// Generated from openapi.json by `npm run openapi`: do not edit.
+export interface paths {
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (text exposition format) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process answers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database answers; where this process runs the garbage sweeps, how each has fared (a failing sweep does not make it unready) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ready";
+                            sweeps?: {
+                                [key: string]: {
+                                    runs: number;
+                                    failures: number;
+                                    /** Format: date-time */
+                                    last_error_at: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the web app (HTML); the app signs in and talks to the API itself */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the web app (HTML); the app signs in and talks to the API itself */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datasets/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the web app (HTML); the app signs in and talks to the API itself */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the web app (HTML); the app signs in and talks to the API itself */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the web app (HTML); the app signs in and talks to the API itself */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where to start: the web app for a browser, links to the API reference for a script */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            name: "Loupe";
+                            version: string;
+                            /** @enum {string} */
+                            docs: "/docs";
+                            /** @enum {string} */
+                            openapi: "/docs/json";
+                            /** @enum {string} */
+                            health: "/health";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with an API key pair; sets an HttpOnly session cookie accepted by every route (also when sent as `SESSION`) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        api_key: string;
+                        api_secret: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            user_id: string;
+                            email: string;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        /** Sign out: ends the session cookie */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            user_id: string;
+                            email: string;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api_credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Issue a new API key pair to the signed-in user; the secret is shown only in this response */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            user_id: string;
+                            email: string;
+                            api_key: string;
+                            /** @description Shown once; sign your JWTs with it (HS256, kid = sub = api_key, iss = "sdk") */
+                            api_secret: string;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ingestion/new_dataset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Create an empty dataset owned by the caller (step 1 of creation from local files) */
+        get: {
+            parameters: {
+                query?: {
+                    dataset_name?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            dataset_id: string;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ingestion/{dataset_id}/data_files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open an upload transaction (step 2) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            trans_id: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ingestion/{dataset_id}/data_files/{trans_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload files into a transaction (step 3): multipart, repeated field 'files'; may be repeated, ~50 files per request */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    trans_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            trans_id: number;
+                            files: {
+                                file_name: string;
+                                media_kind: string;
+                                format: string;
+                                size: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ingestion/{dataset_id}/process_files/{trans_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Process the uploaded files (step 4): starts a DATASET_CREATION task; poll the dataset until READY or ERROR */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    trans_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            dataset_id: string;
+                            /** Format: uuid */
+                            task_id: string;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Dataset status and counts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-1"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a dataset (owner only; 409 while a task runs on it); blobs nothing else uses are reclaimed */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename or re-describe a dataset (display_name and/or description) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        display_name?: string;
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-1"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/datasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Datasets the caller owns or that are shared with them, newest first */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-1"][];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Share a dataset: form fields `user_email` and optional `role` (viewer, the default, or editor) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-3"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/manage/{dataset_id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Share a dataset with a user by e-mail, as viewer (default) or editor */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        grant_to_user_email: string;
+                        /**
+                         * @default viewer
+                         * @enum {string}
+                         */
+                        role?: "viewer" | "editor";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-3"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/manage/{dataset_id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who has access: the owner first, then shared users */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            users: components["schemas"]["def-3"][];
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Revoke a user's shared access */
+        delete: {
+            parameters: {
+                query: {
+                    user_email: string;
+                };
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tasks on every dataset the caller can access, newest first by default */
+        get: {
+            parameters: {
+                query?: {
+                    dataset_id?: string;
+                    dataset_name?: string;
+                    task_type?: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION";
+                    task_status?: "INITIALIZING" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED";
+                    /** @description E-mail of the initiator */
+                    created_by?: string;
+                    /** @description Tasks started on or after */
+                    start_time_from?: string;
+                    /** @description Tasks started on or before */
+                    start_time_to?: string;
+                    sort_by?: "start_time" | "status" | "task_type" | "dataset_name" | "dataset_id" | "created_by";
+                    sort_order?: "asc" | "desc";
+                    page?: number;
+                    page_size?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tasks: components["schemas"]["def-2"][];
+                            total: number;
+                            page: number;
+                            page_size: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Values the task list can be filtered by, within an optional start-time range */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Tasks started on or after */
+                    start_time_from?: string;
+                    /** @description Tasks started on or before */
+                    start_time_to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            dataset_names: string[];
+                            dataset_ids: string[];
+                            task_types: string[];
+                            created_by: string[];
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One task, as a row of the task list: where the Location of a 202 that started it points (404 on a dataset the caller cannot see) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    task_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-2"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{task_id}/abort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Abort a running DATASET_CREATION task (409 once final or committing) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    task_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-2"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{task_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry a FAILED or ABORTED DATASET_CREATION task with its original configuration */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    task_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-2"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The media of the dataset (its current version), oldest first, paged */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    offset: number;
+                    media_type?: "IMAGE" | "VIDEO" | "VIDEO_FRAME";
+                };
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            media: {
+                                /** Format: uuid */
+                                media_id: string;
+                                /** Format: uuid */
+                                dataset_id: string;
+                                /** @description IMAGE, VIDEO or VIDEO_FRAME */
+                                media_type: string;
+                                file_name: string;
+                                format: string;
+                                mime: string;
+                                file_size: number;
+                                width: number | null;
+                                height: number | null;
+                                duration_seconds: number | null;
+                                parent_media_id: string | null;
+                                frame_timestamp: number | null;
+                                exif: {
+                                    [key: string]: unknown;
+                                } | null;
+                                phash: string | null;
+                                blur: number | null;
+                                brightness: number | null;
+                                quality_flags: string[];
+                                /** @description 0 = exact duplicates … 1 = the most isolated media of the version */
+                                uniqueness_score: number | null;
+                                is_outlier: boolean;
+                                /** @description Shared by near-duplicates (the level-0 cluster when it has several members) */
+                                duplicate_group_id: string | null;
+                                /** @description Cluster per Explore threshold 0 (finest) … 4 (coarsest) */
+                                cluster_ids: (string | null)[];
+                                tags: string[];
+                                label: string | null;
+                                /** @description Imported custom metadata: field → value (types: custom_metadata/schema) */
+                                custom_fields: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Written by an image captioner (enrichment) */
+                                caption: string | null;
+                                /** @description Detected objects (enrichment); empty when not enriched */
+                                objects: {
+                                    /** Format: uuid */
+                                    object_id: string;
+                                    /** @description The object's class (a user's, else the detector's) */
+                                    label: string;
+                                    /** @description The detection score */
+                                    score: number;
+                                    /** @description The object's box in the media's pixels (x, y = top left) */
+                                    bounding_box: {
+                                        x: number;
+                                        y: number;
+                                        width: number;
+                                        height: number;
+                                    };
+                                    caption: string | null;
+                                }[];
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description Signed link to the original bytes, valid one hour */
+                                media_uri: string;
+                                media_thumb_uri: string | null;
+                                media_preview_uri: string | null;
+                                frames: {
+                                    media_id: string;
+                                    frame_timestamp: number;
+                                }[];
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/media/{media_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A media item of the dataset: its facts and signed links to the original, thumbnail and preview */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    media_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            media_id: string;
+                            /** Format: uuid */
+                            dataset_id: string;
+                            /** @description IMAGE, VIDEO or VIDEO_FRAME */
+                            media_type: string;
+                            file_name: string;
+                            format: string;
+                            mime: string;
+                            file_size: number;
+                            width: number | null;
+                            height: number | null;
+                            duration_seconds: number | null;
+                            parent_media_id: string | null;
+                            frame_timestamp: number | null;
+                            exif: {
+                                [key: string]: unknown;
+                            } | null;
+                            phash: string | null;
+                            blur: number | null;
+                            brightness: number | null;
+                            quality_flags: string[];
+                            /** @description 0 = exact duplicates … 1 = the most isolated media of the version */
+                            uniqueness_score: number | null;
+                            is_outlier: boolean;
+                            /** @description Shared by near-duplicates (the level-0 cluster when it has several members) */
+                            duplicate_group_id: string | null;
+                            /** @description Cluster per Explore threshold 0 (finest) … 4 (coarsest) */
+                            cluster_ids: (string | null)[];
+                            tags: string[];
+                            label: string | null;
+                            /** @description Imported custom metadata: field → value (types: custom_metadata/schema) */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Written by an image captioner (enrichment) */
+                            caption: string | null;
+                            /** @description Detected objects (enrichment); empty when not enriched */
+                            objects: {
+                                /** Format: uuid */
+                                object_id: string;
+                                /** @description The object's class (a user's, else the detector's) */
+                                label: string;
+                                /** @description The detection score */
+                                score: number;
+                                /** @description The object's box in the media's pixels (x, y = top left) */
+                                bounding_box: {
+                                    x: number;
+                                    y: number;
+                                    width: number;
+                                    height: number;
+                                };
+                                caption: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Signed link to the original bytes, valid one hour */
+                            media_uri: string;
+                            media_thumb_uri: string | null;
+                            media_preview_uri: string | null;
+                            frames: {
+                                media_id: string;
+                                frame_timestamp: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/media/{media_id}/{variant}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bytes of the original, its WebP thumbnail (256 px) or preview (1024 px); ETag and Range supported. With BLOB_URL (unless BLOB_PROXY) a 302 to a presigned URL of the bucket serving them */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: number;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    media_id: string;
+                    variant: "original" | "thumbnail" | "preview";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/add_media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add media to an indexed dataset (READY or PARTIAL INDEX) as one batch: exactly one of the form fields 'files' (repeated), 'archive' (.zip, .tar, .tar.gz) or 's3_uri' (folder or .csv/.parquet/.txt manifest); optional auto_reindex, assume_role, batch_n_images, batch_n_videos, batch_n_objects, use_spot. Files need multipart; s3_uri may also come urlencoded. Starts a MEDIA_ADDITION task; 202 with an empty body and a Location header naming the task */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                202: {
+                    headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Recompute the neighbour graph, clusters and scores over all media: only from PARTIAL INDEX; starts a REINDEX task; 202 with a Location header naming the task */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                202: {
+                    headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/process/add_media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** On-premises source (the pipeline URL): add the media under an absolute folder on this server, which must lie inside LOCAL_MEDIA_ROOTS (403 otherwise); same rules as add_media; 202 with a Location header naming the MEDIA_ADDITION task */
+        get: {
+            parameters: {
+                query: {
+                    dataset_id: string;
+                    path: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                202: {
+                    headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dataset's snapshots, newest first (soft-deleted ones never appear) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-4"][];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Snapshot the dataset as it is now (READY, no data-changing task running); it becomes current, reason manual */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        description?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-4"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/snapshot/{snapshot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Soft-delete a snapshot (409 for the current one); clones made from it are unaffected */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    snapshot_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename or re-describe a snapshot (name and/or description); its data is unchanged */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    snapshot_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-4"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/snapshot/{snapshot_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore the dataset to a snapshot (a UUID, or `current`): starts a SNAPSHOT_RESTORE task, the dataset is READ ONLY until it ends READY; 202 with a Location header naming the task */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    snapshot_id: string | "current";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                202: {
+                    headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/snapshot/{snapshot_id}/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clone a snapshot into a new dataset "<name> (cloned)" owned by the caller; its SNAPSHOT_CLONE task runs on the new dataset; 202 with a Location header naming the task, whose dataset_id is the new dataset */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    snapshot_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                202: {
+                    headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/export_context_async": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start exporting the whole dataset as a ZIP (metadata, optionally the media files); needs READY */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Name of the output ZIP file */
+                    file_name: string;
+                    /** @description json or parquet (spec); csv and coco are Loupe extensions. json: metadata.json as the hosted service documents it, {info, media_items: [{media_id, media_type: image|video_frame, file_name, file_path, file_size: '48.96KB', height, width, url, cluster_id, uniqueness_score, metadata_items: [{type, properties}]}, …]}, then Loupe's columns; parquet and csv: the flat typed columns */
+                    export_format: "json" | "parquet" | "csv" | "coco";
+                    include_images: boolean;
+                };
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description The export task id, for export_status
+                             */
+                            id: string;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/export_entities_async": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start exporting a selection (media ids and/or clusters, their union) as a ZIP; unknown ids are a 422 */
+        post: {
+            parameters: {
+                query: {
+                    /** @description json or parquet (spec); csv and coco are Loupe extensions. json: metadata.json as the hosted service documents it, {info, media_items: [{media_id, media_type: image|video_frame, file_name, file_path, file_size: '48.96KB', height, width, url, cluster_id, uniqueness_score, metadata_items: [{type, properties}]}, …]}, then Loupe's columns; parquet and csv: the flat typed columns */
+                    export_format: "json" | "parquet" | "csv" | "coco";
+                    include_images: boolean;
+                    file_name?: string;
+                };
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        media_selection: ({
+                            /** @enum {string} */
+                            type: "media";
+                            payload: {
+                                media_ids: string[];
+                            };
+                        } | {
+                            /** @enum {string} */
+                            type: "cluster";
+                            payload: {
+                                /** Format: uuid */
+                                cluster_id: string;
+                                cluster_filters?: {
+                                    entity_type?: string;
+                                };
+                                exclude_media_ids?: string[];
+                            };
+                        })[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description The export task id, for export_status
+                             */
+                            id: string;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/export_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An export: PENDING (also while running), COMPLETED with download_uri, FAILED or REJECTED with result_message */
+        get: {
+            parameters: {
+                query: {
+                    export_task_id: string;
+                };
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "PENDING" | "COMPLETED" | "FAILED" | "REJECTED";
+                            /** @description Signed, expiring link to the ZIP (COMPLETED only); no header needed */
+                            download_uri: string | null;
+                            result_message: string | null;
+                            progress: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ZIP of a completed export: a signed link from export_status, or a token; Range supported. With BLOB_URL (unless BLOB_PROXY) a 302 to a presigned URL of the bucket serving it */
+        get: {
+            parameters: {
+                query?: {
+                    expires?: number;
+                    signature?: string;
+                };
+                header?: never;
+                path: {
+                    export_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrichment/{dataset_id}/list_models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The enrichment models this server has; only Active ones can be applied */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-7"][];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrichment/{dataset_id}/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dataset's enrichment context: status NEW and an empty map until models were applied */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            enrichment_context_id: string;
+                            /**
+                             * @description `NEW`: nothing applied yet
+                             * @enum {string}
+                             */
+                            status: "NEW" | "IN_PROGRESS" | "COMPLETED" | "FAILED";
+                            dataset_enrichment_models: {
+                                /** @description Enrichment type → model id, for what was applied */
+                                enrichment_models: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/enrich_dataset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enrich a READY dataset into a new copy "<name> (enriched)": 200 with its id at once (INDEXING); an ENRICHMENT task runs the models in dependency order; the source is READ ONLY meanwhile */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Enrichment type (a `type` from list_models) → model id (an `id` from list_models) */
+                        enrichment_models: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            dataset_id: string;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dataset's saved views, oldest first, each with what it matches now */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            views: components["schemas"]["def-5"][];
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Save an Explore query as a view: form field `name` (multipart, urlencoded or JSON), the Explore filters as query parameters; monitoring and alerting are on unless the form sets them false */
+        post: {
+            parameters: {
+                query: {
+                    /** @description Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity */
+                    threshold: number;
+                    entity_type: "IMAGES" | "OBJECTS";
+                    /** @description Similarity search: a media id of the dataset, or an UPLOAD anchor id */
+                    anchor_media_id?: string;
+                    /** @description MEDIA (default) or UPLOAD (from search-image-similarity) */
+                    anchor_type?: "MEDIA" | "UPLOAD";
+                    /** @description Default: relevance with an anchor or a semantic query, else size */
+                    sort_by?: "size" | "uniqueness" | "relevance";
+                    /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}) */
+                    vql?: string;
+                    /** @description Substring of the file name, case-insensitive */
+                    file_name?: string;
+                    /** @description duplicates, outliers, blur, dark or bright */
+                    issue_type?: string;
+                    min_uniqueness?: string;
+                    max_uniqueness?: string;
+                    /** @description IMAGE, VIDEO_FRAME or VIDEO (a video is listed through its frames); comma-separated */
+                    media_type?: string;
+                    /** @description Text search; with textual_similarity_threshold it is semantic */
+                    caption?: string;
+                    textual_similarity_threshold?: string;
+                    /** @description Comma-separated; media with any of them */
+                    labels?: string;
+                    /** @description Comma-separated; media with any of them */
+                    tags?: string;
+                };
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /**
+                         * @description Evaluate the view on every new media batch; on unless set to false
+                         * @default true
+                         */
+                        monitoring_enabled?: boolean;
+                        /**
+                         * @description Notify when a batch brings new results (with monitoring); on unless set to false
+                         * @default true
+                         */
+                        alerting_enabled?: boolean;
+                        /** @description Users alerted besides the view's creator; each must have access to the dataset */
+                        notify_emails?: string[];
+                    };
+                    "application/x-www-form-urlencoded": {
+                        name: string;
+                        /**
+                         * @description Evaluate the view on every new media batch; on unless set to false
+                         * @default true
+                         */
+                        monitoring_enabled?: boolean;
+                        /**
+                         * @description Notify when a batch brings new results (with monitoring); on unless set to false
+                         * @default true
+                         */
+                        alerting_enabled?: boolean;
+                        /** @description Users alerted besides the view's creator; each must have access to the dataset */
+                        notify_emails?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-5"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/views/{view_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One saved view */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    view_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-5"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a view (creator or the dataset's editors); its past notifications stay */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    view_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename a view, switch its monitoring and alerting, replace its filters or the users it alerts (creator or the dataset's editors) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    view_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        monitoring_enabled?: boolean;
+                        alerting_enabled?: boolean;
+                        filters?: {
+                            /**
+                             * @description Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity
+                             * @default 0
+                             */
+                            threshold: number;
+                            /**
+                             * @default IMAGES
+                             * @enum {string}
+                             */
+                            entity_type: "IMAGES" | "OBJECTS";
+                            /**
+                             * Format: uuid
+                             * @description Similarity search: a media id of the dataset, or an UPLOAD anchor id
+                             */
+                            anchor_media_id?: string;
+                            /**
+                             * @description MEDIA (default) or UPLOAD (from search-image-similarity)
+                             * @enum {string}
+                             */
+                            anchor_type?: "MEDIA" | "UPLOAD";
+                            /**
+                             * @description Default: relevance with an anchor or a semantic query, else size
+                             * @enum {string}
+                             */
+                            sort_by?: "size" | "uniqueness" | "relevance";
+                            /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}) */
+                            vql?: string;
+                            /** @description Substring of the file name, case-insensitive */
+                            file_name?: string;
+                            /** @description duplicates, outliers, blur, dark or bright */
+                            issue_type?: string;
+                            min_uniqueness?: string;
+                            max_uniqueness?: string;
+                            /** @description IMAGE, VIDEO_FRAME or VIDEO (a video is listed through its frames); comma-separated */
+                            media_type?: string;
+                            /** @description Text search; with textual_similarity_threshold it is semantic */
+                            caption?: string;
+                            textual_similarity_threshold?: string;
+                            /** @description Comma-separated; media with any of them */
+                            labels?: string;
+                            /** @description Comma-separated; media with any of them */
+                            tags?: string;
+                        };
+                        /** @description Users alerted besides the view's creator; each must have access to the dataset */
+                        notify_emails?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-5"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/media/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add tags to media chosen by media_ids, cluster_ids or an Explore query; a new version of the dataset */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description The tags, and exactly one of media_ids, cluster_ids or query */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        tags: string[];
+                        /** @description These media */
+                        media_ids?: string[];
+                        /** @description Every member of these clusters (any level) */
+                        cluster_ids?: string[];
+                        /** @description Every media an Explore query matches: its filter parameters (vql as text or as the array, file_name, issue_type, labels, tags, …) */
+                        query?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Media the selection holds */
+                            matched: number;
+                            /** @description Media the edit changed; 0 makes no new version */
+                            changed: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/media/tags/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove tags from the chosen media; a new version of the dataset */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description The tags, and exactly one of media_ids, cluster_ids or query */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        tags: string[];
+                        /** @description These media */
+                        media_ids?: string[];
+                        /** @description Every member of these clusters (any level) */
+                        cluster_ids?: string[];
+                        /** @description Every media an Explore query matches: its filter parameters (vql as text or as the array, file_name, issue_type, labels, tags, …) */
+                        query?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Media the selection holds */
+                            matched: number;
+                            /** @description Media the edit changed; 0 makes no new version */
+                            changed: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/media/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set (or, with null, remove) the label of the chosen media; a new version */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description The label, and exactly one of media_ids, cluster_ids or query */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The class name; null removes the label */
+                        label: string | null;
+                        /** @description These media */
+                        media_ids?: string[];
+                        /** @description Every member of these clusters (any level) */
+                        cluster_ids?: string[];
+                        /** @description Every media an Explore query matches: its filter parameters (vql as text or as the array, file_name, issue_type, labels, tags, …) */
+                        query?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Media the selection holds */
+                            matched: number;
+                            /** @description Media the edit changed; 0 makes no new version */
+                            changed: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/objects/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the class of detected objects (null restores the detected one; it is kept as detected_label); a new version */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Detected objects (object_id in Explore OBJECTS previews) */
+                        object_ids: string[];
+                        /** @description The object's class name; null gives it back its detected class */
+                        label: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Media the selection holds */
+                            matched: number;
+                            /** @description Media the edit changed; 0 makes no new version */
+                            changed: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dataset's tags with how many media carry each, most used first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tags: {
+                                tag: string;
+                                count: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dataset's labels with counts, and how many media have none */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            labels: {
+                                label: string;
+                                count: number;
+                            }[];
+                            /** @description Images and video frames without a label */
+                            unlabelled: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/labels/propagate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give unlabelled media their cluster's most frequent label at a threshold (level): dry_run answers 200 with the counts; otherwise a LABEL_PROPAGATION task starts (202 {task_id}), which blocks snapshot creation while it runs */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Cluster granularity level, as Explore: 0 finest … 4 coarsest */
+                        threshold: number;
+                        /**
+                         * @description Only count what would be labelled
+                         * @default false
+                         */
+                        dry_run?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Clusters whose unlabelled members would get their most frequent label */
+                            clusters: number;
+                            /** @description Unlabelled media that would be labelled */
+                            media: number;
+                            /** @description Clusters left alone: two labels tie for most frequent */
+                            ambiguous: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            task_id: string;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/custom_metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import custom metadata: multipart field 'file' (CSV with a header, JSON lines or Parquet) with a key column media_id or file_name; other columns become typed fields (string, number, boolean, datetime, string_list); re-importing updates them. 202 {task_id} of a CUSTOM_METADATA task; 400 and nothing changed for a file without a key column, with a type conflict, or too large */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description The CUSTOM_METADATA task
+                             */
+                            task_id: string;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/custom_metadata/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dataset's custom fields and their types */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The head version's custom fields (a restore brings its list back) */
+                            fields: {
+                                name: string;
+                                /** @enum {string} */
+                                type: "string" | "number" | "boolean" | "datetime" | "string_list";
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/custom_metadata/imports/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import task with its report: rows matched, unmatched and rejected (with reasons) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    task_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            task_id: string;
+                            status: string;
+                            status_message: string;
+                            error_message: string | null;
+                            progress_percentage: number | null;
+                            file_name: string;
+                            /** @description media_id or file_name */
+                            key: string;
+                            fields: {
+                                name: string;
+                                /** @enum {string} */
+                                type: "string" | "number" | "boolean" | "datetime" | "string_list";
+                            }[];
+                            report: ({
+                                rows: number;
+                                /** @description Rows whose key named media of the dataset */
+                                matched: number;
+                                unmatched: number;
+                                /** @description Rows refused (a bad value, an empty key, a broken line); nothing of them is applied */
+                                rejected: number;
+                                /** @description The first 100 */
+                                rejections: {
+                                    line: number;
+                                    reason: string;
+                                }[];
+                                /** @description The first 20 */
+                                unmatched_keys: string[];
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notifications, newest first; increment offset by limit for the next page (pages past the end are empty) */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    offset: number;
+                    unread_only: boolean;
+                    /** @description Only this dataset's notifications */
+                    dataset_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            notifications: components["schemas"]["def-6"][];
+                            /** @description All notifications matching the filters */
+                            total: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many of the caller's notifications are unread: a bare integer */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this dataset's notifications */
+                    dataset_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": number;
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{notification_id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark one notification read; 404 when it is missing, not the caller’s, or already read */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    notification_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/read-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark all the caller's unread notifications read, or only one dataset's */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Only this dataset's notifications */
+                    dataset_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description Notifications marked read */
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server-Sent Events until the client disconnects: `event: notification` (`id:` = its sequence number, `data:` = the notification JSON) and `event: ping` every 3 s (`data: {"time": …}`); every data line is one JSON object. Reconnect with Last-Event-ID to receive what was missed. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this dataset's notifications */
+                    dataset_id?: string;
+                    /** @description For clients that cannot send the Last-Event-ID header */
+                    last_event_id?: string;
+                };
+                header?: {
+                    /** @description The id of the last event received: the notifications after it are sent first */
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An event stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/explore/{dataset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Clusters of the dataset at a granularity level, filtered, or ranked by similarity to an anchor; 100 clusters a page */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity */
+                    threshold: number;
+                    entity_type: "IMAGES" | "OBJECTS";
+                    /** @description 0-based; 100 clusters a page */
+                    page_number: number;
+                    /** @description Members listed per cluster, best first (6 by default: a page of large clusters stays small; ask for more) */
+                    previews_limit: number;
+                    /** @description Similarity search: a media id of the dataset, or an UPLOAD anchor id */
+                    anchor_media_id?: string;
+                    /** @description MEDIA (default) or UPLOAD (from search-image-similarity) */
+                    anchor_type?: "MEDIA" | "UPLOAD";
+                    /** @description Default: relevance with an anchor or a semantic query, else size */
+                    sort_by?: "size" | "uniqueness" | "relevance";
+                    /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}) */
+                    vql?: string;
+                    /** @description Substring of the file name, case-insensitive */
+                    file_name?: string;
+                    /** @description duplicates, outliers, blur, dark or bright */
+                    issue_type?: string;
+                    min_uniqueness?: string;
+                    max_uniqueness?: string;
+                    /** @description IMAGE, VIDEO_FRAME or VIDEO (a video is listed through its frames); comma-separated */
+                    media_type?: string;
+                    /** @description Text search; with textual_similarity_threshold it is semantic */
+                    caption?: string;
+                    textual_similarity_threshold?: string;
+                    /** @description Comma-separated; media with any of them */
+                    labels?: string;
+                    /** @description Comma-separated; media with any of them */
+                    tags?: string;
+                    /** @description A saved view of this dataset: its stored query replaces the parameters above except page_number and previews_limit */
+                    view_id?: string;
+                };
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clusters: {
+                                /** Format: uuid */
+                                cluster_id: string;
+                                /** @description The entity type listed: IMAGES or OBJECTS */
+                                type: string;
+                                n_images: number;
+                                n_objects: number;
+                                n_videos: number;
+                                /** @description Members matching the query, images and video frames */
+                                n_media: number;
+                                previews: {
+                                    /** @description IMAGE or VIDEO_FRAME */
+                                    type: string;
+                                    /** Format: uuid */
+                                    media_id: string;
+                                    /** @description Signed link to the original, valid one hour */
+                                    media_uri: string;
+                                    media_thumb_uri: string | null;
+                                    file_name: string;
+                                    caption: string | null;
+                                    width: number | null;
+                                    height: number | null;
+                                    /** @description Cosine distance to the anchor or query: lower is closer */
+                                    relevance_score: number | null;
+                                    relevance_score_type: string | null;
+                                    uniqueness_score: number | null;
+                                    issues: string[];
+                                    duplicate_group_id: string | null;
+                                    /** @description For a VIDEO_FRAME, the video it was taken from */
+                                    video_id: string | null;
+                                    frame_timestamp: number | null;
+                                    /** @description The media's tags */
+                                    tags: string[];
+                                    /** @description The media's label (class name); on OBJECTS pages the detected object's class */
+                                    label: string | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description OBJECTS pages: the detected object
+                                     */
+                                    object_id?: string;
+                                    /** @description OBJECTS pages: the detection score */
+                                    score?: number;
+                                    /** @description OBJECTS pages: the object's box in the media's pixels (x, y = top left) */
+                                    bounding_box?: {
+                                        x: number;
+                                        y: number;
+                                        width: number;
+                                        height: number;
+                                    };
+                                }[];
+                                /** @description Distinct labels of the previews shown */
+                                labels: string[];
+                                /** @description Distinct tags of the previews shown */
+                                user_tags: string[];
+                                captions: string[];
+                            }[];
+                            page_number: number;
+                            threshold: number;
+                            entity_type: string;
+                            total_clusters: number;
+                            clusters_per_page: number;
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/search-image-similarity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload an image (multipart field 'file', optional 'bounding_box' as x,y,width,height in its pixels) to use as an Explore anchor */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            anchor_media_id: string;
+                            /** @enum {string} */
+                            anchor_type: "UPLOAD";
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/media/{media_id}/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The other media in this media's duplicate group (its level-0 cluster when that has more than one member) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                    media_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            media_id: string;
+                            duplicates: string[];
+                        };
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Every error: `{"detail": "..."}` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * Error
+         * @description Every error: `{"detail": "..."}`
+         */
+        "def-0": {
+            detail: string;
+        };
+        /** Dataset */
+        "def-1": {
+            /** Format: uuid */
+            id: string;
+            display_name: string;
+            description: string;
+            /** @enum {string} */
+            status_new: "READY" | "READ ONLY" | "PARTIAL INDEX" | "INDEXING" | "ERROR";
+            /** @description Legacy status, being retired: read status_new */
+            status: string;
+            progress: number;
+            n_images: number;
+            n_videos: number;
+            n_objects: number;
+            fatal_error_msg: string | null;
+            /** Format: uuid */
+            source_dataset_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description E-mail of the owner */
+            created_by: string;
+        };
+        /** Task */
+        "def-2": {
+            /** Format: uuid */
+            task_id: string;
+            /** Format: uuid */
+            dataset_id: string;
+            dataset_name: string;
+            /** @description READY, READ_ONLY, PARTIAL_INDEX, INDEXING or ERROR */
+            dataset_status: string;
+            /** @description E-mail of the user who started the task */
+            created_by: string;
+            /** @enum {string} */
+            task_type: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION";
+            /** @enum {string} */
+            status: "INITIALIZING" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED";
+            status_message: string;
+            progress_percentage: number | null;
+            error_message: string | null;
+            /** Format: date-time */
+            start_time: string;
+            /** Format: date-time */
+            end_time: string | null;
+        };
+        /** AccessEntry */
+        "def-3": {
+            /** Format: uuid */
+            user_id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "editor" | "viewer";
+            /** Format: date-time */
+            granted_at: string | null;
+        };
+        /** Snapshot */
+        "def-4": {
+            /** Format: uuid */
+            snapshot_id: string;
+            snapshot_name: string;
+            /** @description Name of the dataset the snapshot belongs to */
+            source_dataset_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description E-mail of the creator */
+            created_by: string;
+            n_images: number;
+            n_videos: number;
+            description: string;
+            /** @enum {string} */
+            reason: "manual" | "creation" | "clone";
+            /** Format: uuid */
+            training_model_id: string | null;
+            training_model_name: string | null;
+            is_current: boolean;
+            is_restoring: boolean;
+        };
+        /** SavedView */
+        "def-5": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            dataset_id: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            created_by: {
+                /** Format: uuid */
+                user_id: string;
+                email: string;
+            };
+            filters: {
+                /**
+                 * @description Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity
+                 * @default 0
+                 */
+                threshold: number;
+                /**
+                 * @default IMAGES
+                 * @enum {string}
+                 */
+                entity_type: "IMAGES" | "OBJECTS";
+                /**
+                 * Format: uuid
+                 * @description Similarity search: a media id of the dataset, or an UPLOAD anchor id
+                 */
+                anchor_media_id?: string;
+                /**
+                 * @description MEDIA (default) or UPLOAD (from search-image-similarity)
+                 * @enum {string}
+                 */
+                anchor_type?: "MEDIA" | "UPLOAD";
+                /**
+                 * @description Default: relevance with an anchor or a semantic query, else size
+                 * @enum {string}
+                 */
+                sort_by?: "size" | "uniqueness" | "relevance";
+                /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}) */
+                vql?: string;
+                /** @description Substring of the file name, case-insensitive */
+                file_name?: string;
+                /** @description duplicates, outliers, blur, dark or bright */
+                issue_type?: string;
+                min_uniqueness?: string;
+                max_uniqueness?: string;
+                /** @description IMAGE, VIDEO_FRAME or VIDEO (a video is listed through its frames); comma-separated */
+                media_type?: string;
+                /** @description Text search; with textual_similarity_threshold it is semantic */
+                caption?: string;
+                textual_similarity_threshold?: string;
+                /** @description Comma-separated; media with any of them */
+                labels?: string;
+                /** @description Comma-separated; media with any of them */
+                tags?: string;
+            };
+            /** @description What the view matches in the dataset's current version */
+            stats: {
+                n_images: number;
+                n_video_frames: number;
+                /** @description Videos with at least one matching frame */
+                n_videos: number;
+                /** @description Clusters at the view threshold holding a match */
+                n_clusters: number;
+            } | null;
+            /** @description Matching media (images and video frames); null while the dataset has no index or the anchor is gone */
+            total_results: number | null;
+            monitoring_enabled: boolean;
+            alerting_enabled: boolean;
+            notify_emails: string[];
+        };
+        /** Notification */
+        "def-6": {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            user_id: string;
+            /** @description saved_view for alerts */
+            entity_type: string;
+            /**
+             * Format: uuid
+             * @description The saved view that alerted
+             */
+            entity_id: string;
+            title: string;
+            message: string;
+            metadata: {
+                /** Format: uuid */
+                batch_id: string;
+                is_alert: boolean;
+                view_name: string;
+                dataset_name: string;
+                /** @description New media of the batch that match the view */
+                result_count: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            dataset_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            read_at: string | null;
+        };
+        /** EnrichmentModel */
+        "def-7": {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "OBJECT_DETECTION" | "CAPTION_OBJECTS" | "CAPTION_IMAGES" | "OCR_TEXT" | "FACE_DETECTION";
+            /** @enum {string} */
+            status: "Active" | "Coming Soon";
+            vendor: string;
+            description: string;
+            dependencies: ("OBJECT_DETECTION" | "CAPTION_OBJECTS" | "CAPTION_IMAGES" | "OCR_TEXT" | "FACE_DETECTION")[] | null;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

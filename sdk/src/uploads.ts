@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Transport } from './client.js';
+import { ProgressMeter, type UploadProgress } from './progress.js';
+import type { Dataset } from './types.js';
+import { type MediaFile, type MediaWalk, collectMedia } from './walk.js';
+
+/** Resumable upload state: saved after every accepted batch; given back, only what is left is sent. */
+export interface UploadState {
+  datasetId: string;
+  transId: number;
+  /** Relative paths (MediaFile.relative) the server has accepted. */
+  sent: string[];
+  /** Set once process_files was accepted: a resume then only waits. */
+  processed?: boolean;
+}
+
+export interface CreateDatasetOptions {
+  /** Files per upload request (default 50, as the API advises). */
+  batchSize?: number;
+  state?: UploadState;
+  onState?: (state: UploadState) => void | Promise<void>;
+  onProgress?: (progress: UploadProgress) => void;
+  /** Called once with what the walk found, before anything is sent. */
+  onWalk?: (walk: MediaWalk) => void;
+  signal?: AbortSignal;
+}
+
+/** A multipart form whose files are read from disk as the request streams (fs.openAsBlob), built afresh per try. */
+export async function mediaForm(files: MediaFile[], field: string, fields: Record<string, string> = {}): Promise<FormData> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const file of files) form.append(field, await fs.openAsBlob(file.path), path.basename(file.path));
+  return form;
+}
+
+const sum = (files: MediaFile[]) => files.reduce((total, f) => total + f.size, 0);
+
+/**
+ * new_dataset → data_files → one POST per batch → process_files, resuming from `state` when given. Returns the
+ * dataset id and the DATASET_CREATION task id.
+ */
+export async function uploadDataset(t: Transport, name: string, folderOrFiles: string | string[], options: CreateDatasetOptions): Promise<{ datasetId: string; taskId: string | null }> {
+  const walk = await collectMedia(folderOrFiles);
+  options.onWalk?.(walk);
+  const state: UploadState = options.state ? { ...options.state, sent: [...options.state.sent] } : await openUpload(t, name, options.signal);
+  if (!options.state) await options.onState?.({ ...state, sent: [] });
+  if (walk.files.length === 0 && !state.processed && state.sent.length === 0) throw new Error(`no image or video files found (${walk.skipped.length} skipped)`);
+  const sent = new Set(state.sent);
+  const pending = walk.files.filter((f) => !sent.has(f.relative));
+  const done = walk.files.filter((f) => sent.has(f.relative));
+  const meter = new ProgressMeter(walk.files.length, sum(walk.files), walk.skipped.length, { files: done.length, bytes: sum(done) }, options.onProgress);
+  meter.emit();
+  const batchSize = Math.max(1, options.batchSize ?? 50);
+  const route = `/api/v1/ingestion/${state.datasetId}/data_files/${state.transId}`;
+  for (let i = 0; i < pending.length && !state.processed; i += batchSize) {
+    const batch = pending.slice(i, i + batchSize);
+    await t.send('POST', route, { body: () => mediaForm(batch, 'files'), signal: options.signal, mode: 'unsent' });
+    state.sent.push(...batch.map((f) => f.relative));
+    await options.onState?.({ ...state, sent: [...state.sent] });
+    meter.add(batch.length, sum(batch));
+  }
+  if (state.processed) return { datasetId: state.datasetId, taskId: null };
+  const processed = await t.json<{ task_id?: string }>('POST', `/api/v1/ingestion/${state.datasetId}/process_files/${state.transId}`, { signal: options.signal, mode: 'unsent' });
+  state.processed = true;
+  await options.onState?.({ ...state, sent: [...state.sent] });
+  return { datasetId: state.datasetId, taskId: processed?.task_id ?? null };
+}
+
+async function openUpload(t: Transport, name: string, signal?: AbortSignal): Promise<UploadState> {
+  // new_dataset is a GET that creates: sent once, never repeated after it may have acted.
+  const created = await t.json<{ dataset_id: string }>('GET', '/api/v1/ingestion/new_dataset', { query: { dataset_name: name }, signal, mode: 'unsent' });
+  const opened = await t.json<{ trans_id: number }>('GET', `/api/v1/ingestion/${created.dataset_id}/data_files`, { signal, mode: 'unsent' });
+  return { datasetId: created.dataset_id, transId: opened.trans_id, sent: [] };
+}
+
+/** The task a 202 names in its Location header (/api/v1/tasks/{task_id}), or null when it names none. */
+export function taskIdOf(response: Response): string | null {
+  const location = response.headers.get('location');
+  const match = location?.match(/\/tasks\/([^/?#]+)/);
+  return match ? decodeURIComponent(match[1]!) : null;
+}
+
+export interface AddMediaSource {
+  files?: MediaWalk;
+  archive?: string;
+  s3Uri?: string;
+}
+
+/** One add_media request (one MEDIA_ADDITION task); resolves with the task id from Location. */
+export async function sendAddMedia(
+  t: Transport,
+  datasetId: string,
+  source: AddMediaSource,
+  options: { reindex?: boolean; onProgress?: (p: UploadProgress) => void; signal?: AbortSignal },
+): Promise<string | null> {
+  const fields: Record<string, string> = options.reindex ? { auto_reindex: 'true' } : {};
+  let files: MediaFile[] = [];
+  let field = 'files';
+  if (source.files) files = source.files.files;
+  else if (source.archive) {
+    field = 'archive';
+    files = [{ path: path.resolve(source.archive), relative: path.basename(source.archive), size: fs.statSync(source.archive).size }];
+  } else if (source.s3Uri) fields.s3_uri = source.s3Uri;
+  if (source.files && files.length === 0) throw new Error(`no image or video files found (${source.files.skipped.length} skipped)`);
+  const meter = new ProgressMeter(files.length, sum(files), source.files?.skipped.length ?? 0, undefined, options.onProgress);
+  if (files.length) meter.emit();
+  const response = await t.send('POST', `/api/v1/dataset/${datasetId}/add_media`, { body: () => mediaForm(files, field, fields), signal: options.signal, mode: 'unsent' });
+  await response.body?.cancel().catch(() => {});
+  if (files.length) meter.add(files.length, sum(files));
+  return taskIdOf(response);
+}
+
+export type { Dataset };
