@@ -31,6 +31,11 @@ export function megabytes(bytes: number): string {
   return (bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0);
 }
 
+/** A file size for people: kB under a megabyte, MB above. */
+export function size(bytes: number): string {
+  return bytes < 1_000_000 ? `${(bytes / 1000).toFixed(1)} kB` : `${megabytes(bytes)} MB`;
+}
+
 export function duration(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '?';
   const s = Math.max(0, Math.round(seconds));

@@ -2,7 +2,7 @@ import type { Dataset, Task } from '../../sdk/src/index.js';
 import { fields, table } from './output.js';
 
 /** Human views of the SDK's objects: compact, ids in full. */
-export function datasetFields(d: Dataset): string {
+export function datasetFields(d: Dataset, more: Array<[string, unknown]> = []): string {
   return fields([
     ['id', d.id],
     ['name', d.display_name],
@@ -14,6 +14,7 @@ export function datasetFields(d: Dataset): string {
     ...(d.source_dataset_id ? ([['source', d.source_dataset_id]] as Array<[string, unknown]>) : []),
     ['owner', d.created_by],
     ['created', d.created_at],
+    ...more,
   ]);
 }
 

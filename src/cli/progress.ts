@@ -1,4 +1,4 @@
-import cliProgress from 'cli-progress';
+import type cliProgress from 'cli-progress';
 import type { UploadProgress } from '../../sdk/src/index.js';
 import { duration, megabytes } from './output.js';
 
@@ -12,16 +12,27 @@ interface Bar<T extends unknown[]> {
   stop(): void;
 }
 
-function bar<T extends unknown[]>(enabled: boolean, format: string, render: (b: cliProgress.SingleBar, ...value: T) => void): Bar<T> {
+interface Frame {
+  value: number;
+  total: number;
+  payload: Record<string, unknown>;
+}
+
+// Loaded only for a terminal: scripts and tests never pay for it.
+async function bar<T extends unknown[]>(enabled: boolean, format: string, frame: (...value: T) => Frame): Promise<Bar<T>> {
   if (!enabled) return { update() {}, stop() {} };
+  const { default: progress } = await import('cli-progress');
   let started: cliProgress.SingleBar | null = null;
   return {
     update(...value: T) {
+      const { value: done, total, payload } = frame(...value);
       if (!started) {
-        started = new cliProgress.SingleBar({ format, stream: process.stderr, hideCursor: true, clearOnComplete: false, fps: 5 }, cliProgress.Presets.shades_classic);
-        started.start(1, 0);
+        started = new progress.SingleBar({ format, stream: process.stderr, hideCursor: true, clearOnComplete: false, fps: 5 }, progress.Presets.shades_classic);
+        started.start(total, done, payload);
+        return;
       }
-      render(started, ...value);
+      started.setTotal(total);
+      started.update(done, payload);
     },
     stop() {
       started?.stop();
@@ -31,34 +42,45 @@ function bar<T extends unknown[]>(enabled: boolean, format: string, render: (b: 
 }
 
 /** Files, MB, rate and ETA of a folder upload. */
-export function uploadBar(enabled: boolean): Bar<[UploadProgress]> {
-  return bar(enabled, 'upload   {bar} {filesDone}/{filesTotal} files | {mbDone}/{mbTotal} MB | {rate} MB/s | ETA {eta}', (b, p) => {
-    b.setTotal(Math.max(1, p.bytesTotal));
-    b.update(p.bytesDone, {
+export function uploadBar(enabled: boolean): Promise<Bar<[UploadProgress]>> {
+  return bar(enabled, 'upload   {bar} {filesDone}/{filesTotal} files | {mbDone}/{mbTotal} MB | {rate} MB/s | ETA {etaText}', (p: UploadProgress) => ({
+    value: p.bytesDone,
+    total: Math.max(1, p.bytesTotal),
+    payload: {
       filesDone: p.filesDone,
       filesTotal: p.filesTotal,
       mbDone: megabytes(p.bytesDone),
       mbTotal: megabytes(p.bytesTotal),
       rate: megabytes(p.rateBytesPerSecond),
-      eta: duration(p.etaSeconds),
-    });
-  });
+      etaText: duration(p.etaSeconds),
+    },
+  }));
 }
 
 /** A dataset's or a task's progress percentage and status while --wait waits. */
-export function statusBar(enabled: boolean, label: string): Bar<[number | null, string]> {
-  return bar(enabled, `${label.padEnd(8)} {bar} {percentage}% | {status}`, (b, percent, status) => {
-    b.setTotal(100);
-    b.update(Math.max(0, Math.min(100, percent ?? 0)), { status });
-  });
+export function statusBar(enabled: boolean, label: string): Promise<Bar<[number | null, string]>> {
+  return bar(enabled, `${label.padEnd(8)} {bar} {percentage}% | {status}`, (percent: number | null, status: string) => ({
+    value: Math.max(0, Math.min(100, percent ?? 0)),
+    total: 100,
+    payload: { status },
+  }));
 }
 
 /** A download's bytes; without a Content-Length, only what arrived so far. */
-export function downloadBar(enabled: boolean): Bar<[number, number | null]> {
+export function downloadBar(enabled: boolean): Promise<Bar<[number, number | null]>> {
   const startedAt = Date.now();
-  return bar(enabled, 'download {bar} {mbDone}/{mbTotal} MB | {rate} MB/s | ETA {eta_formatted}', (b, done, total) => {
+  return bar(enabled, 'download {bar} {mbDone}/{mbTotal} MB | {rate} MB/s | ETA {etaText}', (done: number, total: number | null) => {
     const seconds = (Date.now() - startedAt) / 1000;
-    b.setTotal(Math.max(1, total ?? done));
-    b.update(done, { mbDone: megabytes(done), mbTotal: total === null ? '?' : megabytes(total), rate: megabytes(seconds > 0 ? done / seconds : 0) });
+    const rate = seconds > 0 ? done / seconds : 0;
+    return {
+      value: done,
+      total: Math.max(1, total ?? done),
+      payload: {
+        mbDone: megabytes(done),
+        mbTotal: total === null ? '?' : megabytes(total),
+        rate: megabytes(rate),
+        etaText: total === null ? '?' : duration(rate > 0 ? (total - done) / rate : null),
+      },
+    };
   });
 }

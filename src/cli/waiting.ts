@@ -4,7 +4,7 @@ import { barsWanted, statusBar } from './progress.js';
 
 /** --wait on a dataset: a bar of its progress and status until it is in `until` (READY unless told). */
 export async function waitForDataset(loupe: Loupe, datasetId: string, json: boolean, until: string[] = ['READY']): Promise<Dataset> {
-  const bar = statusBar(barsWanted(json), 'dataset');
+  const bar = await statusBar(barsWanted(json), 'dataset');
   try {
     return await withInterrupt(`Stopped waiting; dataset ${datasetId} goes on on the server: see \`loupe datasets show ${datasetId}\``, (signal) =>
       loupe.waitForDataset(datasetId, {
@@ -21,7 +21,7 @@ export async function waitForDataset(loupe: Loupe, datasetId: string, json: bool
 
 /** --wait on a task: a bar of its progress and status message until COMPLETED (FAILED or ABORTED throw). */
 export async function waitForTask(loupe: Loupe, taskId: string, json: boolean): Promise<Task> {
-  const bar = statusBar(barsWanted(json), 'task');
+  const bar = await statusBar(barsWanted(json), 'task');
   try {
     return await withInterrupt(`Stopped waiting; task ${taskId} goes on on the server: see \`loupe tasks watch ${taskId}\``, (signal) =>
       loupe.waitForTask(taskId, {

@@ -65,11 +65,7 @@ afterAll(async () => {
 });
 
 describe('loupe data commands', () => {
-  it('login checks the key pair, then stores it in a 0600 file that later commands use', async () => {
-    const bad = await loupe(['login', '--url', server.url, '--api-key', user.api_key], { LOUPE_API_SECRET: 'wrong' });
-    expect(bad).toEqual({ code: 1, stdout: '', stderr: 'Invalid token: signature verification failed\n' });
-    expect(fs.existsSync(configFile)).toBe(false);
-
+  it('login checks the key pair with the server, then stores it in a 0600 file that later commands use', async () => {
     const login = json(await loupe(['login', '--url', server.url, '--api-key', user.api_key, '--json'], { LOUPE_API_SECRET: user.api_secret }));
     expect(login).toEqual({ url: server.url, user_id: user.user_id, email: user.email, config_path: configFile });
     expect(fs.statSync(configFile).mode & 0o777).toBe(0o600);
@@ -118,10 +114,12 @@ describe('loupe data commands', () => {
     expect(task.body.tasks).toMatchObject([{ task_id: added.task_id, status: 'COMPLETED' }]);
   });
 
-  it('explore prints the Explore page', async () => {
-    const page = json(await loupe(['explore', photosId, '--level', '4', '--json']));
+  it('explore prints the Explore page, tasks list the tasks', async () => {
+    const [explored, listed] = await Promise.all([loupe(['explore', photosId, '--level', '4', '--json']), loupe(['tasks', 'list', '--dataset', generatedId, '--json'])]);
+    const page = json(explored);
     expect(page).toMatchObject({ threshold: 4, page_number: 0 });
     expect(page.clusters.reduce((n: number, c: { n_media: number }) => n + c.n_media, 0)).toBe(9);
+    expect(json(listed)).toMatchObject([{ dataset_id: generatedId, task_type: 'DATASET_CREATION', status: 'COMPLETED' }]);
   });
 
   it('export waits for the archive and downloads it', { timeout: 60_000 }, async () => {
@@ -137,25 +135,25 @@ describe('loupe data commands', () => {
   it('snapshots create and list; deleting the current one is a conflict (exit 4)', async () => {
     const snap = json(await loupe(['snapshots', 'create', generatedId, 'before cleaning', '--json']));
     expect(snap).toMatchObject({ snapshot_name: 'before cleaning', is_current: true, reason: 'manual', n_images: 6 });
-    const list = json(await loupe(['snapshots', 'list', generatedId, '--json']));
-    expect(list[0]).toMatchObject({ snapshot_id: snap.snapshot_id, is_current: true });
-    expect(await loupe(['snapshots', 'delete', generatedId, snap.snapshot_id])).toEqual({
+    const [listed, deleted] = await Promise.all([loupe(['snapshots', 'list', generatedId, '--json']), loupe(['snapshots', 'delete', generatedId, snap.snapshot_id])]);
+    expect(json(listed)[0]).toMatchObject({ snapshot_id: snap.snapshot_id, is_current: true });
+    expect(deleted).toEqual({
       code: 4,
       stdout: '',
       stderr: 'The current snapshot cannot be deleted; create a new snapshot first\n',
     });
   });
 
-  it('tasks list shows the creation task', async () => {
-    const tasks = json(await loupe(['tasks', 'list', '--dataset', generatedId, '--json']));
-    expect(tasks).toMatchObject([{ dataset_id: generatedId, task_type: 'DATASET_CREATION', status: 'COMPLETED' }]);
-  });
-
-  it('exits 2 on a usage error, 3 on an unknown dataset, and lists the commands in --help', async () => {
-    const usage = await loupe(['datasets', 'create', 'only-a-name']);
+  it('exits 1 on a refused key, 2 on a usage error, 3 on an unknown dataset, and lists the commands in --help', async () => {
+    const [refused, usage, unknown, help] = await Promise.all([
+      loupe(['datasets', 'list'], { LOUPE_API_SECRET: 'not the secret' }),
+      loupe(['datasets', 'create', 'only-a-name']),
+      loupe(['datasets', 'show', '00000000-0000-4000-8000-000000000000']),
+      loupe(['--help']),
+    ]);
+    expect(refused).toEqual({ code: 1, stdout: '', stderr: 'Invalid token: signature verification failed\n' });
     expect(usage).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining("missing required argument 'dir'") });
-    expect(await loupe(['datasets', 'show', '00000000-0000-4000-8000-000000000000'])).toEqual({ code: 3, stdout: '', stderr: 'Dataset not found\n' });
-    const help = await loupe(['--help']);
+    expect(unknown).toEqual({ code: 3, stdout: '', stderr: 'Dataset not found\n' });
     expect(help.code).toBe(0);
     for (const command of ['login', 'logout', 'datasets', 'add-media', 'explore', 'duplicates', 'snapshots', 'export', 'enrich', 'tasks', 'notifications', 'user', 'key', 'token']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));

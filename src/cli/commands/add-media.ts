@@ -38,7 +38,7 @@ export function addMediaCommands(program: Command): void {
     const loupe = connect();
     const json = Boolean(opts.json);
     const options = { reindex: Boolean(opts.reindex) };
-    const bar = uploadBar(barsWanted(json));
+    const bar = await uploadBar(barsWanted(json));
     let started: { taskId: string | null };
     try {
       started = await withInterrupt('interrupted: nothing was added (an upload is one request)', (signal) => {

@@ -42,7 +42,7 @@ export async function uploadFolder(
   const alreadySent = upload.state?.sent.length ?? 0;
   let state = upload.state;
   let walk: MediaWalk = { files: [], skipped: [] };
-  const bar = uploadBar(barsWanted(options.json));
+  const bar = await uploadBar(barsWanted(options.json));
   const remember = (next: UploadState) => {
     if (!state) note(`dataset ${next.datasetId}: if interrupted, ${resumeHint(next.datasetId)}`);
     state = next;

@@ -17,8 +17,7 @@ function uploadSummary(r: UploadResult): string {
   const shown = r.skipped_files.slice(0, 5).map((s) => `  ${s.path}: ${s.reason}`);
   const more = r.skipped > shown.length ? [`  … and ${r.skipped - shown.length} more`] : [];
   return [
-    datasetFields(r.dataset),
-    fields([['files', `${r.files} media (${r.uploaded} sent by this run), ${r.skipped} skipped (not media)`]]),
+    datasetFields(r.dataset, [['files', `${r.files} media (${r.uploaded} sent by this run), ${r.skipped} skipped (not media)`]]),
     ...shown,
     ...more,
   ].join('\n');

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { connect } from '../client.js';
 import { withInterrupt } from '../interrupt.js';
-import { megabytes, print } from '../output.js';
+import { print, size } from '../output.js';
 import { withJson } from '../options.js';
 import { barsWanted, downloadBar, statusBar } from '../progress.js';
 
@@ -29,7 +29,7 @@ export function exportCommands(program: Command): void {
     const target = path.resolve(opts.output);
     const { exportTaskId } = await loupe.startExport(id, { format: opts.format, includeImages: Boolean(opts.images), fileName: path.basename(target) });
 
-    const waiting = statusBar(barsWanted(json), 'export');
+    const waiting = await statusBar(barsWanted(json), 'export');
     try {
       await withInterrupt(`stopped waiting for export ${exportTaskId}`, (signal) =>
         loupe.waitForExport(id, exportTaskId, { signal, onProgress: (s: { status: string }) => waiting.update(s.status === 'COMPLETED' ? 100 : 0, s.status) }),
@@ -38,7 +38,7 @@ export function exportCommands(program: Command): void {
       waiting.stop();
     }
 
-    const bar = downloadBar(barsWanted(json));
+    const bar = await downloadBar(barsWanted(json));
     let file: { path: string; bytes: number };
     try {
       file = await withInterrupt(`download of export ${exportTaskId} stopped; nothing was written to ${target}`, (signal) =>
@@ -47,6 +47,6 @@ export function exportCommands(program: Command): void {
     } finally {
       bar.stop();
     }
-    print({ export_task_id: exportTaskId, path: file.path, bytes: file.bytes }, json, `wrote ${file.path} (${megabytes(file.bytes)} MB)`);
+    print({ export_task_id: exportTaskId, path: file.path, bytes: file.bytes }, json, `wrote ${file.path} (${size(file.bytes)})`);
   });
 }
