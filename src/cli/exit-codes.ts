@@ -22,13 +22,13 @@ export function exitCodeFor(err: unknown): number {
 }
 
 /** The line for stderr: the server's detail verbatim, or what went wrong on the way to it. */
-export function errorMessage(err: unknown): string {
+export function errorMessage(err: unknown, url?: string): string {
   if (err instanceof LoupeError) return err.detail || err.message;
   if (err instanceof UsageError || err instanceof InterruptedError || err instanceof ConfigFileError) return err.message;
   if (err instanceof Error) {
     const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
     // fetch's own message is "fetch failed"; the cause says which (ECONNREFUSED, ENOTFOUND, …).
-    if (err.message === 'fetch failed' && cause) return `Cannot reach the server: ${cause.code ?? cause.message}`;
+    if (err.message === 'fetch failed' && cause) return `Cannot reach ${url ?? 'the server'}: ${cause.message || cause.code}`;
     return err.message;
   }
   return String(err);

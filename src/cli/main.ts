@@ -9,6 +9,7 @@ import { exportCommands } from './commands/export.js';
 import { notificationsCommands } from './commands/notifications.js';
 import { snapshotsCommands } from './commands/snapshots.js';
 import { tasksCommands } from './commands/tasks.js';
+import { loadSettings } from './config.js';
 import { errorMessage, exitCodeFor } from './exit-codes.js';
 
 const program = new Command('loupe')
@@ -38,6 +39,14 @@ try {
 } catch (err) {
   const code = exitCodeFor(err);
   // commander has printed its own errors (and the help) already.
-  if (!(err instanceof CommanderError)) process.stderr.write(`${errorMessage(err)}\n`);
+  if (!(err instanceof CommanderError)) process.stderr.write(`${errorMessage(err, serverUrl())}\n`);
   process.exitCode = code;
+}
+
+function serverUrl(): string | undefined {
+  try {
+    return loadSettings().url;
+  } catch {
+    return undefined;
+  }
 }

@@ -70,6 +70,7 @@ export function tasksCommands(program: Command): void {
     const loupe = connect();
     const json = Boolean(opts.json);
     const ids = taskId ? [taskId] : await unfinishedTasks(loupe);
+    if (ids.length === 0 && !json) process.stdout.write('(no unfinished tasks)\n');
     const ended = await withInterrupt('stopped watching; the tasks go on on the server', (signal) => follow(loupe, ids, json, signal));
     print(taskId ? ended[0] : ended, json, '');
     if (ended.some((t) => t.status !== 'COMPLETED')) process.exitCode = EXIT.failure;
