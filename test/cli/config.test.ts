@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigFileError, configPath, loadSettings, readConfig, removeConfig, uploadStateDir, writeConfig } from '../../src/cli/config.js';
-import { UsageError } from '../../src/cli/exit-codes.js';
+import { CommanderError } from 'commander';
+import { LoupeError, WaitError } from '../../sdk/src/index.js';
+import { InterruptedError, UsageError, errorMessage, exitCodeFor } from '../../src/cli/exit-codes.js';
 import { duration, table } from '../../src/cli/output.js';
 import { UploadStateFiles } from '../../src/cli/upload-state.js';
 
@@ -92,5 +94,22 @@ describe('human output', () => {
 
   it('writes durations short', () => {
     expect([duration(null), duration(5.4), duration(75), duration(7260)]).toEqual(['?', '5s', '1m15s', '2h01m']);
+  });
+});
+
+describe('exit codes and error lines', () => {
+  it('map 404 to 3, 409 to 4, usage to 2, Ctrl-C to 130 and every other failure to 1', () => {
+    const http = (status: number) => new LoupeError(status, 'detail', 'GET', '/api/v1/x');
+    expect([404, 409, 401, 403, 422, 500].map((s) => exitCodeFor(http(s)))).toEqual([3, 4, 1, 1, 1, 1]);
+    expect(exitCodeFor(new WaitError('Decoding failed', '/api/v1/dataset/x', 'ERROR', null))).toBe(1);
+    expect(exitCodeFor(new CommanderError(1, 'commander.missingArgument', 'missing'))).toBe(2);
+    expect(exitCodeFor(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'))).toBe(0);
+    expect([exitCodeFor(new UsageError('u')), exitCodeFor(new InterruptedError('i')), exitCodeFor(new Error('e'))]).toEqual([2, 130, 1]);
+  });
+
+  it("print the server's detail verbatim, and name the server that cannot be reached", () => {
+    expect(errorMessage(new LoupeError(409, 'The current snapshot cannot be deleted', 'DELETE', '/x'))).toBe('The current snapshot cannot be deleted');
+    const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    expect(errorMessage(refused, 'http://127.0.0.1:1')).toBe('Cannot reach http://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1');
   });
 });
