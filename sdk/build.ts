@@ -37,6 +37,8 @@ export async function ensureSdkBuilt(): Promise<boolean> {
   const built = fs.existsSync(STAMP) ? fs.readFileSync(STAMP, 'utf8').trim() : null;
   if (built === hash) return false;
   const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  // An install without dev dependencies (a server image) has no compiler and needs no SDK build.
+  if (!fs.existsSync(tsc)) return false;
   // Incremental: after an edit tsc checks again only what the edit touched.
   await promisify(execFile)(process.execPath, [tsc, '-p', path.join(SDK_ROOT, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', path.join(DIST, 'tsbuildinfo')], { cwd: REPO_ROOT });
   fs.copyFileSync(SCHEMA, SCHEMA_OUT);
@@ -47,5 +49,6 @@ export async function ensureSdkBuilt(): Promise<boolean> {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = Date.now();
   const built = await ensureSdkBuilt();
-  process.stdout.write(built ? `sdk built in ${Date.now() - started} ms\n` : 'sdk up to date\n');
+  const state = built ? `sdk built in ${Date.now() - started} ms` : fs.existsSync(STAMP) ? 'sdk up to date' : 'sdk not built (typescript is not installed)';
+  process.stdout.write(`${state}\n`);
 }

@@ -8,6 +8,8 @@ import type { Logger } from 'pino';
 import type { Services } from './container.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { documentRoute, refResolver } from './http/openapi.js';
+import { addExamples } from './http/openapi-examples.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { RequestLog } from './http/request-log.js';
@@ -101,6 +103,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       security: [{ bearer: [] }, { session: [] }, { docsSession: [] }],
     },
+    refResolver,
+    transform: documentRoute,
+    transformObject: addExamples,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
 

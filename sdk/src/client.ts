@@ -25,7 +25,11 @@ export interface LoupeOptions {
 // POST routes that change nothing when repeated: they may be retried like reads.
 const REPEATABLE_POSTS = [/\/notifications\/[^/]+\/read$/, /\/notifications\/read-all$/, /\/search-image-similarity$/, /\/export_entities_async$/, /\/media\/tags(\/remove)?$/];
 
+// GET routes that create something (a dataset, an upload transaction, an export): not repeated once sent.
+const CREATING_GETS = [/\/ingestion\/new_dataset$/, /\/ingestion\/[^/]+\/data_files$/, /\/export_context_async$/];
+
 export function retryModeFor(method: string, path: string): RetryMode {
+  if (method === 'GET') return CREATING_GETS.some((route) => route.test(path)) ? 'unsent' : 'idempotent';
   if (method !== 'POST') return 'idempotent';
   return REPEATABLE_POSTS.some((route) => route.test(path)) ? 'idempotent' : 'unsent';
 }
@@ -34,7 +38,8 @@ export type Query = Record<string, string | number | boolean | string[] | undefi
 
 export interface SendOptions {
   query?: Query;
-  /** Builds the body afresh for each try (a multipart form reopens its files), so a retry never buffers one. */
+  /** Builds the body afresh for each try (a multipart form reopens its files), so a retry never buffers one. A
+   * ReadableStream body needs its content-type in `headers`, or from the factory through `onHeaders`. */
   body?: () => BodyInit | undefined | Promise<BodyInit | undefined>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
@@ -81,9 +86,14 @@ export class Transport {
     const mode = options.mode ?? retryModeFor(method, path);
     let used: string | null = null;
     const attempt = async () => {
+      // The body first: a streamed form's factory puts its boundary into options.headers.
+      const body = await options.body?.();
       const headers = new Headers(options.headers);
       used = options.anonymous ? null : await this.authorize(headers);
-      return this.fetchImpl(url, { method, headers, body: await options.body?.(), signal: options.signal, redirect: 'follow' });
+      // A streamed body (an upload that counts its bytes) must say so to Node's fetch.
+      const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal: options.signal, redirect: 'follow' };
+      if (body instanceof ReadableStream) init.duplex = 'half';
+      return this.fetchImpl(url, init);
     };
     const retry = { retries: this.retries, baseDelayMs: this.retryBaseDelayMs, signal: options.signal };
     let response = await withRetries(attempt, mode, retry);

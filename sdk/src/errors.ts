@@ -1,6 +1,6 @@
 /** An error answer of the API (or a failed wait): `message` and `detail` are the server's detail, verbatim. */
 export class LoupeError extends Error {
-  override readonly name = 'LoupeError';
+  override readonly name: string = 'LoupeError';
   constructor(
     readonly status: number,
     readonly detail: string,

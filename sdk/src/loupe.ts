@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from 'openapi-fetch';
 import { type LoupeOptions, Transport, unwrap } from './client.js';
+import { exploreQuery } from './explore.js';
 import { type DownloadOptions, type StartExportOptions, downloadExport, startExport } from './exports.js';
 import { byOffset, byPageNumber } from './paging.js';
 import type { UploadProgress } from './progress.js';
@@ -301,27 +302,6 @@ export class Loupe {
     await response.body?.cancel().catch(() => {});
     return taskIdOf(response);
   }
-}
-
-function exploreQuery(q: ExploreQuery): Record<string, string | number | boolean | undefined> {
-  return {
-    threshold: q.level ?? 0,
-    entity_type: q.entityType ?? 'IMAGES',
-    page_number: q.page ?? 0,
-    previews_limit: q.previewsLimit ?? 6,
-    anchor_media_id: q.similarTo,
-    anchor_type: q.anchorType ?? (q.similarTo ? 'MEDIA' : undefined),
-    sort_by: q.sortBy,
-    vql: q.vql,
-    issue_type: q.issueType,
-    labels: q.labels,
-    tags: q.tags,
-    media_type: q.mediaType,
-    file_name: q.fileName,
-    caption: q.caption,
-    view_id: q.viewId,
-    ...q.extra,
-  };
 }
 
 export type { UploadState, LoupeOptions };

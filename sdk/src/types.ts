@@ -29,7 +29,7 @@ export type Share = Ok<'/api/v1/dataset/{dataset_id}/share', 'post'>;
 export interface ExploreQuery {
   /** Clustering level 0-4 (0 = near-duplicates); sent as `threshold`. */
   level?: number;
-  /** 1-based page of clusters. */
+  /** 0-based page of clusters (the route's page_number; 100 clusters a page). */
   page?: number;
   issueType?: string;
   /** A media id to explore around (similarity anchor). */

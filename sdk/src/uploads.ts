@@ -37,6 +37,32 @@ export async function mediaForm(files: MediaFile[], field: string, fields: Recor
 const sum = (files: MediaFile[]) => files.reduce((total, f) => total + f.size, 0);
 
 /**
+ * The same form as a byte stream that reports what the request has read, so progress moves within a batch. Node
+ * encodes the form lazily (each file is read as the request is sent), so nothing is buffered.
+ */
+export async function countedForm(files: MediaFile[], field: string, fields: Record<string, string>, meter: ProgressMeter): Promise<{ body: ReadableStream<Uint8Array>; contentType: string }> {
+  const encoded = new Response(await mediaForm(files, field, fields));
+  const cap = sum(files);
+  meter.restart();
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      meter.sending(chunk.byteLength, cap);
+      controller.enqueue(chunk);
+    },
+  });
+  return { body: encoded.body!.pipeThrough(counter), contentType: encoded.headers.get('content-type')! };
+}
+
+/** A `send` body factory for a counted form: each try encodes the form again and sets its boundary. */
+function countedBody(files: MediaFile[], field: string, fields: Record<string, string>, meter: ProgressMeter, headers: Record<string, string>) {
+  return async () => {
+    const { body, contentType } = await countedForm(files, field, fields, meter);
+    headers['content-type'] = contentType;
+    return body;
+  };
+}
+
+/**
  * new_dataset → data_files → one POST per batch → process_files, resuming from `state` when given. Returns the
  * dataset id and the DATASET_CREATION task id.
  */
@@ -55,7 +81,8 @@ export async function uploadDataset(t: Transport, name: string, folderOrFiles: s
   const route = `/api/v1/ingestion/${state.datasetId}/data_files/${state.transId}`;
   for (let i = 0; i < pending.length && !state.processed; i += batchSize) {
     const batch = pending.slice(i, i + batchSize);
-    await t.send('POST', route, { body: () => mediaForm(batch, 'files'), signal: options.signal, mode: 'unsent' });
+    const headers: Record<string, string> = {};
+    await t.send('POST', route, { body: countedBody(batch, 'files', {}, meter, headers), headers, signal: options.signal, mode: 'unsent' });
     state.sent.push(...batch.map((f) => f.relative));
     await options.onState?.({ ...state, sent: [...state.sent] });
     meter.add(batch.length, sum(batch));
@@ -105,7 +132,8 @@ export async function sendAddMedia(
   if (source.files && files.length === 0) throw new Error(`no image or video files found (${source.files.skipped.length} skipped)`);
   const meter = new ProgressMeter(files.length, sum(files), source.files?.skipped.length ?? 0, undefined, options.onProgress);
   if (files.length) meter.emit();
-  const response = await t.send('POST', `/api/v1/dataset/${datasetId}/add_media`, { body: () => mediaForm(files, field, fields), signal: options.signal, mode: 'unsent' });
+  const headers: Record<string, string> = {};
+  const response = await t.send('POST', `/api/v1/dataset/${datasetId}/add_media`, { body: countedBody(files, field, fields, meter, headers), headers, signal: options.signal, mode: 'unsent' });
   await response.body?.cancel().catch(() => {});
   if (files.length) meter.add(files.length, sum(files));
   return taskIdOf(response);

@@ -17,6 +17,7 @@ export interface WaitOptions {
 
 /** A wait that ended in a failure state (or ran out of time): `detail` is the server's own message for it. */
 export class WaitError extends LoupeError {
+  override readonly name: string = 'WaitError';
   constructor(
     detail: string,
     path: string,

@@ -37,6 +37,14 @@ export const MAX_INT = 2_147_483_647;
 /** A signed link's `expires` (Unix seconds): any ten-digit time; past or wrong ones fail the signature check. */
 export const Expires = Type.Integer({ minimum: 0, maximum: 9_999_999_999 });
 
+/** A response of raw bytes (an image, a video, a ZIP) under these media types: sent as they are, never serialized. */
+export function BytesResponse(description: string, mediaTypes: string[]) {
+  return { description, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: Type.String({ format: 'binary' }) }])) };
+}
+
+/** A file in a multipart form, as OpenAPI spells it (a route's `form`, documentation only). */
+export const FileField = (description: string) => Type.String({ format: 'binary', description });
+
 export const DatasetIdParams = Type.Object({ dataset_id: Type.String({ format: 'uuid' }) });
 
 /** A string enum as plain JSON Schema `enum`, so a wrong value gets one clear 422 naming the allowed ones. */

@@ -69,18 +69,26 @@ describe('createDataset', () => {
     const dir = folder('photos', { 'dog.jpg': photo('dog.jpg'), 'horses.jpg': photo('horses.jpg'), 'more/kite.jpg': photo('kite.jpg'), 'readme.md': '# not media' });
     const progress: UploadProgress[] = [];
     const states: UploadState[] = [];
-    const seen: string[] = [];
+    const seen: Array<[number, string]> = [];
     const dataset = await loupe.createDataset('sdk photos', dir, {
       batchSize: 2,
       onProgress: (p) => progress.push(p),
       onState: (s) => void states.push(s),
-      wait: { onProgress: (d) => seen.push(d.status_new) },
+      wait: { intervalMs: 10, onProgress: (d) => seen.push([Date.now(), d.status_new]) },
     });
     photosId = dataset.id;
     expect(dataset).toMatchObject({ display_name: 'sdk photos', status_new: 'READY', n_images: 3, n_videos: 0, fatal_error_msg: null });
-    expect(seen.at(-1)).toBe('READY');
+    expect(seen.at(-1)![1]).toBe('READY');
+    // Asked to poll every 10 ms, the waiter still reads no more than once a second.
+    expect(seen.length).toBeGreaterThan(1);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]![0] - seen[i - 1]![0]).toBeGreaterThanOrEqual(1000);
     const bytes = ['dog.jpg', 'horses.jpg', 'kite.jpg'].reduce((sum, name) => sum + photo(name).length, 0);
-    expect(progress.map((p) => [p.filesDone, p.filesTotal, p.skipped])).toEqual([[0, 3, 1], [2, 3, 1], [3, 3, 1]]);
+    // One report as each batch is accepted, and others while a batch is on its way, counting the bytes read so far.
+    const accepted = progress.filter((p, i) => i === 0 || p.filesDone !== progress[i - 1]!.filesDone);
+    expect(accepted.map((p) => [p.filesDone, p.filesTotal, p.skipped])).toEqual([[0, 3, 1], [2, 3, 1], [3, 3, 1]]);
+    const firstBatch = photo('dog.jpg').length + photo('horses.jpg').length;
+    expect(progress.some((p) => p.filesDone === 0 && p.bytesDone > 0 && p.bytesDone < firstBatch)).toBe(true);
+    expect(progress.map((p) => p.bytesDone)).toEqual(progress.map((p) => p.bytesDone).sort((a, b) => a - b));
     expect(progress.at(-1)).toMatchObject({ bytesDone: bytes, bytesTotal: bytes, etaSeconds: 0 });
     expect(progress.at(-1)!.rateBytesPerSecond).toBeGreaterThan(0);
     expect(states.map((s) => [s.sent, s.processed ?? false])).toEqual([
@@ -112,7 +120,7 @@ describe('createDataset', () => {
     const dataset = await loupe.createDataset('ignored when resuming', dir, { batchSize: 1, state: saved!, onProgress: (p) => progress.push(p), wait: true });
     resumedId = dataset.id;
     expect(dataset).toMatchObject({ id: saved!.datasetId, display_name: 'sdk resumed', status_new: 'READY', n_images: 3 });
-    expect(progress.map((p) => p.filesDone)).toEqual([1, 2, 3]);
+    expect([...new Set(progress.map((p) => p.filesDone))]).toEqual([1, 2, 3]);
     const media = await all(loupe.media(dataset.id, { pageSize: 2 }));
     expect(media.map((m) => m.file_name).sort()).toEqual(['generated-0.jpg', 'generated-1.jpg', 'generated-2.jpg']);
   });
@@ -139,7 +147,7 @@ describe('the rest of a dataset’s life', () => {
     expect(added.taskId).toMatch(/^[0-9a-f-]{36}$/);
     expect(added.dataset).toMatchObject({ status_new: 'PARTIAL INDEX', n_images: 4 });
     expect(await loupe.task(added.taskId!)).toMatchObject({ task_id: added.taskId, task_type: 'MEDIA_ADDITION', status: 'COMPLETED', dataset_id: photosId });
-    expect(progress.at(-1)).toMatchObject({ filesDone: 1, filesTotal: 1, skipped: 1 });
+    expect(progress.at(-1)).toMatchObject({ filesDone: 1, filesTotal: 1, skipped: 1, bytesDone: extra!.bytes.length });
     const reindexed = await loupe.reindex(photosId, { wait: true });
     expect(await loupe.task(reindexed.taskId!)).toMatchObject({ task_type: 'REINDEX', status: 'COMPLETED' });
     expect(await loupe.dataset(photosId)).toMatchObject({ status_new: 'READY', n_images: 4 });
@@ -166,6 +174,12 @@ describe('the rest of a dataset’s life', () => {
     const clusters = await all(loupe.clusters(photosId, { level: 4 }));
     expect(clusters.map((c) => c.cluster_id)).toEqual(page.clusters.map((c) => c.cluster_id));
     expect(clusters.length).toBe(page.total_clusters);
+  });
+
+  it('explores around an uploaded image', async () => {
+    const page = await loupe.similarToImage(photosId, path.join(PHOTOS, 'dog.jpg'));
+    expect(page.clusters[0]!.previews[0]).toMatchObject({ file_name: 'dog.jpg' });
+    expect(await all(loupe.duplicateGroups(photosId))).toEqual([]);
   });
 
   it('exports, streams the ZIP to a file through .part, and the archive opens', async () => {

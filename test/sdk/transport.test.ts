@@ -80,7 +80,7 @@ describe('retries', () => {
     datasetId = dataset.id;
     expect(dataset).toMatchObject({ status_new: 'READY', n_images: 2 });
     expect(requests('/data_files/').filter((r) => r.method === 'POST')).toHaveLength(3);
-  });
+  }, 90_000);
 });
 
 describe('auth', () => {

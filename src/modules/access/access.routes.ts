@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/authenticate.js';
 import { readFormFields } from '../../http/form-fields.js';
-import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
+import { SHARED_ROLES } from '../../core/permissions.js';
+import { DatasetIdParams, StringEnum, errorResponses } from '../../http/schemas.js';
 import { InviteBody, RevokeQuery } from './access.schemas.js';
 import type { AccessService } from './access.service.js';
 
@@ -19,6 +20,10 @@ export function accessRoutes(app: FastifyInstance, deps: { access: AccessService
         tags: ['access'],
         summary: 'Share a dataset: form fields `user_email` and optional `role` (viewer, the default, or editor)',
         consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
+        form: Type.Object({
+          user_email: Type.String({ minLength: 1, description: 'Who to share with' }),
+          role: Type.Optional(StringEnum(SHARED_ROLES, { default: 'viewer' })),
+        }),
         params: DatasetIdParams,
         response: { 200: entry, ...errorResponses(400, 401, 403, 404, 422) },
       },

@@ -4,8 +4,26 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
 import { readForm } from '../../http/multipart.js';
-import { DatasetIdParams, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
+import { DatasetIdParams, FileField, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
 import type { AddMediaService } from './add-media.service.js';
+
+const Count = (what: string) => Type.Integer({ minimum: 1, maximum: 1_000_000, description: `Overrides the calculated number of ${what} processed at once` });
+
+/** Spec 4.7: exactly one media source, then the optional parameters. */
+const AddMediaForm = Type.Object(
+  {
+    files: Type.Optional(Type.Array(FileField('An image or video'), { description: "Direct upload: repeat the field 'files' (not 'files[]') for each file" })),
+    archive: Type.Optional(FileField('One .zip, .tar or .tar.gz archive of media')),
+    s3_uri: Type.Optional(Type.String({ description: 'Object-storage folder, or a .csv, .parquet or .txt manifest listing media', examples: ['s3://bucket/new-photos/'] })),
+    auto_reindex: Type.Optional(Type.Boolean({ default: false, description: 'Run a full reindex after the batch' })),
+    assume_role: Type.Optional(Type.String({ description: 'IAM role ARN to assume for reading the bucket' })),
+    batch_n_videos: Type.Optional(Count('videos')),
+    batch_n_images: Type.Optional(Count('images')),
+    batch_n_objects: Type.Optional(Count('objects')),
+    use_spot: Type.Optional(Type.Boolean({ description: 'Recorded only: a self-hosted install has no spot instances' })),
+  },
+  { description: 'Exactly one media source: files, archive or s3_uri' },
+);
 
 export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaService; processRoutes: boolean }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -22,6 +40,7 @@ export function addMediaRoutes(app: FastifyInstance, deps: { addMedia: AddMediaS
           'batch_n_images, batch_n_videos, batch_n_objects, use_spot. Files need multipart; s3_uri may also come urlencoded. ' +
           'Starts a MEDIA_ADDITION task; 202 with an empty body and a Location header naming the task',
         consumes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
+        form: AddMediaForm,
         params: DatasetIdParams,
         response: { 202: TaskAccepted(), ...errorResponses(400, 401, 403, 404, 409, 413, 422, 500) },
       },

@@ -1,9 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
 import { type FormPart, readForm } from '../../http/multipart.js';
-import { DatasetIdParams, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
+import { DatasetIdParams, FileField, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
 import { FieldSchema, ImportParams, ImportReport, ImportStarted } from './custom-metadata.schemas.js';
 import type { CustomMetadataService } from './custom-metadata.service.js';
 
@@ -22,6 +23,7 @@ export function customMetadataRoutes(app: FastifyInstance, deps: { customMetadat
           'other columns become typed fields (string, number, boolean, datetime, string_list); re-importing updates them. ' +
           '202 {task_id} of a CUSTOM_METADATA task; 400 and nothing changed for a file without a key column, with a type conflict, or too large',
         consumes: ['multipart/form-data'],
+        form: Type.Object({ file: FileField('CSV with a header row, JSON lines or Parquet, with a media_id or file_name column') }),
         params: DatasetIdParams,
         response: { 202: TaskAccepted(ImportStarted), ...errorResponses(400, 401, 403, 404, 409, 422) },
       },

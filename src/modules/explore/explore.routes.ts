@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/authenticate.js';
 import { readForm } from '../../http/multipart.js';
-import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
+import { DatasetIdParams, FileField, errorResponses } from '../../http/schemas.js';
 import { mediaLinker } from '../media/media-links.js';
 import type { MediaService } from '../media/media.service.js';
 import { anchorFormShape, withAnchorUpload } from './anchor-upload.js';
@@ -55,6 +55,10 @@ export function exploreRoutes(
         tags: ['explore'],
         summary: "Upload an image (multipart field 'file', optional 'bounding_box' as x,y,width,height in its pixels) to use as an Explore anchor",
         consumes: ['multipart/form-data'],
+        form: Type.Object({
+          file: FileField('The image to search by'),
+          bounding_box: Type.Optional(Type.String({ description: 'A region of it: x,y,width,height in its pixels', examples: ['10,20,200,150'] })),
+        }),
         params: DatasetIdParams,
         response: { 200: SimilarityAnchor, ...errorResponses(400, 401, 404, 409, 413, 422) },
       },

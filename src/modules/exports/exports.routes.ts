@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { authenticate, principalOf } from '../../http/authenticate.js';
 import { type BlobDownloads, contentDisposition, sendBlob } from '../../http/range.js';
-import { DatasetIdParams, errorResponses } from '../../http/schemas.js';
+import { BytesResponse, DatasetIdParams, errorResponses } from '../../http/schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { MediaSelection } from './export-items.js';
 import {
@@ -93,7 +93,7 @@ export function exportsRoutes(app: FastifyInstance, deps: { exports: ExportsServ
           'The ZIP of a completed export: a signed link from export_status, or a token; Range supported. With BLOB_URL (unless BLOB_PROXY) a 302 to a presigned URL of the bucket serving it',
         params: DownloadParams,
         querystring: DownloadQuery,
-        response: { 200: Type.Any(), 206: Type.Any(), 302: Type.Null(), ...errorResponses(401, 404, 410, 416, 422) },
+        response: { 200: BytesResponse('The ZIP archive', ['application/zip']), 206: BytesResponse('The requested range of the archive', ['application/zip']), 302: Type.Null(), ...errorResponses(401, 404, 410, 416, 422) },
       },
     },
     async (request, reply) => {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../core/errors.js';
 import { principalOf } from '../../http/authenticate.js';
 import { readForm } from '../../http/multipart.js';
-import { DatasetIdParams, MAX_INT, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
+import { DatasetIdParams, FileField, MAX_INT, TaskAccepted, errorResponses, taskLocation } from '../../http/schemas.js';
 import { NewDatasetQuery, NewDatasetResponse } from '../datasets/datasets.schemas.js';
 import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionService } from './ingestion.service.js';
@@ -52,6 +52,9 @@ export function ingestionRoutes(app: FastifyInstance, deps: { datasets: Datasets
         tags: ['ingestion'],
         summary: "Upload files into a transaction (step 3): multipart, repeated field 'files'; may be repeated, ~50 files per request",
         consumes: ['multipart/form-data'],
+        form: Type.Object({
+          files: Type.Array(FileField('An image or video'), { minItems: 1, description: "Repeat the field 'files' (not 'files[]') for each file" }),
+        }),
         params: TransactionParams,
         response: { 202: UploadAccepted, ...errorResponses(400, 401, 403, 404, 409, 413, 422) },
       },

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, principalOf } from '../../http/authenticate.js';
 import { BLOB_HEADERS, type BlobDownloads, contentDisposition, sendBlob } from '../../http/range.js';
-import { DatasetIdParams, Expires, MAX_INT, StringEnum, errorResponses } from '../../http/schemas.js';
+import { BytesResponse, DatasetIdParams, Expires, MAX_INT, StringEnum, errorResponses } from '../../http/schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { mediaLinker } from './media-links.js';
 import { presentMedia } from './media.presenter.js';
@@ -17,6 +17,8 @@ const MediaListQuery = Type.Object({
   offset: Type.Integer({ minimum: 0, maximum: MAX_INT, default: 0 }),
   media_type: Type.Optional(StringEnum(['IMAGE', 'VIDEO', 'VIDEO_FRAME'] as const)),
 });
+/** Originals are any image or video; thumbnails and previews are WebP. */
+const MEDIA_BYTES = ['image/*', 'video/*'];
 const SignedQuery = Type.Object({ expires: Type.Optional(Expires), signature: Type.Optional(Type.String()) });
 
 export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; auth: AuthService; downloads: BlobDownloads; publicUrl: string | null }): void {
@@ -72,7 +74,7 @@ export function mediaRoutes(app: FastifyInstance, deps: { media: MediaService; a
           'The bytes of the original, its WebP thumbnail (256 px) or preview (1024 px); ETag and Range supported. With BLOB_URL (unless BLOB_PROXY) a 302 to a presigned URL of the bucket serving them',
         params: FileParams,
         querystring: SignedQuery,
-        response: { 200: Type.Any(), 206: Type.Any(), 302: Type.Null(), 304: Type.Null(), ...errorResponses(401, 404, 416, 422) },
+        response: { 200: BytesResponse('The bytes', MEDIA_BYTES), 206: BytesResponse('The requested range of the bytes', MEDIA_BYTES), 302: Type.Null(), 304: Type.Null(), ...errorResponses(401, 404, 416, 422) },
       },
     },
     async (request, reply) => {

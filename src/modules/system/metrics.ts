@@ -58,7 +58,7 @@ export function registerMetrics(app: FastifyInstance, source: MetricsSource): vo
 
   app.get(
     '/metrics',
-    { config: { public: true }, schema: { tags: ['system'], summary: 'Prometheus metrics (text exposition format)', response: { 200: { type: 'string' } } } },
+    { config: { public: true }, schema: { tags: ['system'], summary: 'Prometheus metrics (text exposition format)', response: { 200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
     async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
   );
 }

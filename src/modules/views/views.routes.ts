@@ -23,6 +23,12 @@ export function viewsRoutes(app: FastifyInstance, deps: { views: ViewsService })
         tags: ['views'],
         summary: 'Save an Explore query as a view: form field `name` (multipart, urlencoded or JSON), the Explore filters as query parameters; monitoring and alerting are on unless the form sets them false',
         consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
+        form: Type.Object({
+          name: Type.String({ minLength: 1, maxLength: 200 }),
+          monitoring_enabled: Type.Optional(Type.Boolean({ default: true })),
+          alerting_enabled: Type.Optional(Type.Boolean({ default: true })),
+          notify_emails: Type.Optional(Type.String({ description: 'One e-mail to alert (JSON takes a list)' })),
+        }),
         params: DatasetIdParams,
         querystring: ViewFiltersQuery,
         body: { content: { 'application/json': { schema: ViewCreateBody }, 'application/x-www-form-urlencoded': { schema: ViewCreateBody } } },

@@ -43,7 +43,14 @@ export async function webRoutes(app: FastifyInstance, deps: { dist: string }): P
   for (const url of WEB_PAGES) {
     app.get(
       url,
-      { config: { public: true }, schema: { tags: ['web'], summary: 'A page of the web app (HTML); the app signs in and talks to the API itself', produces: ['text/html'] } },
+      {
+        config: { public: true },
+        schema: {
+          tags: ['web'],
+          summary: 'A page of the web app (HTML); the app signs in and talks to the API itself',
+          response: { 200: { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } } },
+        },
+      },
       async (_request, reply) => sendPage(reply),
     );
   }

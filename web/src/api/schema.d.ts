@@ -17,13 +17,18 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Prometheus text exposition format */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        /**
+                         * @example # HELP loupe_tasks_total Tasks by type and status
+                         *     # TYPE loupe_tasks_total gauge
+                         *     loupe_tasks_total{task_type="REINDEX",status="COMPLETED"} 4
+                         */
+                        "text/plain": string;
                     };
                 };
             };
@@ -59,6 +64,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": "ok"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             status: "ok";
@@ -98,6 +108,18 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": "ready",
+                         *       "sweeps": {
+                         *         "blobs": {
+                         *           "runs": 12,
+                         *           "failures": 0,
+                         *           "last_error_at": null
+                         *         }
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             status: "ready";
@@ -118,7 +140,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Database unreachable"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -148,12 +175,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /** @example <!doctype html><html lang="en">…</html> */
+                        "text/html": string;
+                    };
                 };
             };
         };
@@ -182,12 +212,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /** @example <!doctype html><html lang="en">…</html> */
+                        "text/html": string;
+                    };
                 };
             };
         };
@@ -218,12 +251,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /** @example <!doctype html><html lang="en">…</html> */
+                        "text/html": string;
+                    };
                 };
             };
         };
@@ -252,12 +288,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /** @example <!doctype html><html lang="en">…</html> */
+                        "text/html": string;
+                    };
                 };
             };
         };
@@ -286,12 +325,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /** @example <!doctype html><html lang="en">…</html> */
+                        "text/html": string;
+                    };
                 };
             };
         };
@@ -326,6 +368,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "Loupe",
+                         *       "version": "0.1.0",
+                         *       "docs": "/docs",
+                         *       "openapi": "/docs/json",
+                         *       "health": "/health"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             name: "Loupe";
@@ -381,6 +432,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *       "email": "ana@example.com"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             user_id: string;
@@ -394,7 +451,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -403,7 +465,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -412,7 +479,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Too many failed authentication attempts; retry in 60 s"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -464,6 +536,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *       "email": "ana@example.com"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             user_id: string;
@@ -477,7 +555,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -513,6 +596,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *       "email": "ana@example.com",
+                         *       "api_key": "lk_3k9XbQ2mWv",
+                         *       "api_secret": "ls_Qm8f2Kp0aZr7Yt1Vn4Hc6Jd9"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             user_id: string;
@@ -529,7 +620,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -567,6 +663,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             dataset_id: string;
@@ -579,7 +680,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -588,7 +694,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -626,6 +737,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "trans_id": 1
+                         *     }
+                         */
                         "application/json": {
                             trans_id: number;
                         };
@@ -637,7 +753,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -646,7 +767,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -655,7 +781,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -664,7 +795,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -673,7 +809,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -706,7 +847,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** @description Repeat the field 'files' (not 'files[]') for each file */
+                        files: string[];
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 202: {
@@ -714,6 +862,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "trans_id": 1,
+                         *       "files": [
+                         *         {
+                         *           "file_name": "dog.jpg",
+                         *           "media_kind": "IMAGE",
+                         *           "format": "jpeg",
+                         *           "size": 183204
+                         *         },
+                         *         {
+                         *           "file_name": "street.mp4",
+                         *           "media_kind": "VIDEO",
+                         *           "format": "mp4",
+                         *           "size": 4812330
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             trans_id: number;
                             files: {
@@ -731,7 +898,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -740,7 +912,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -749,7 +926,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -758,7 +940,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -767,7 +954,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -776,7 +968,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Too many files in one request: the limit is 500; send them in batches"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -785,7 +982,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -826,6 +1028,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             dataset_id: string;
@@ -840,7 +1048,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -849,7 +1062,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -858,7 +1076,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -867,7 +1090,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -876,7 +1104,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -885,7 +1118,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -921,7 +1159,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-1"];
+                        /**
+                         * @example {
+                         *       "id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "display_name": "street-photos",
+                         *       "description": "",
+                         *       "status_new": "READY",
+                         *       "status": "READY",
+                         *       "progress": 100,
+                         *       "n_images": 1240,
+                         *       "n_videos": 3,
+                         *       "n_objects": 0,
+                         *       "fatal_error_msg": null,
+                         *       "source_dataset_id": null,
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": "ana@example.com"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Dataset"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -930,7 +1185,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -939,7 +1199,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -948,7 +1213,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -980,7 +1250,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -989,7 +1264,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -998,7 +1278,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1007,7 +1292,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1016,7 +1306,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1048,7 +1343,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-1"];
+                        /**
+                         * @example {
+                         *       "id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "display_name": "street-photos",
+                         *       "description": "Photos from the spring shoot",
+                         *       "status_new": "READY",
+                         *       "status": "READY",
+                         *       "progress": 100,
+                         *       "n_images": 1240,
+                         *       "n_videos": 3,
+                         *       "n_objects": 0,
+                         *       "fatal_error_msg": null,
+                         *       "source_dataset_id": null,
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": "ana@example.com"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Dataset"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1057,7 +1369,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1066,7 +1383,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1075,7 +1397,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1084,7 +1411,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1101,9 +1433,9 @@ export interface paths {
         /** Datasets the caller owns or that are shared with them, newest first */
         get: {
             parameters: {
-                query: {
-                    limit: number;
-                    offset: number;
+                query?: {
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;
@@ -1117,7 +1449,26 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-1"][];
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *         "display_name": "street-photos",
+                         *         "description": "",
+                         *         "status_new": "READY",
+                         *         "status": "READY",
+                         *         "progress": 100,
+                         *         "n_images": 1240,
+                         *         "n_videos": 3,
+                         *         "n_objects": 0,
+                         *         "fatal_error_msg": null,
+                         *         "source_dataset_id": null,
+                         *         "created_at": "2026-01-15T09:30:00.000Z",
+                         *         "created_by": "ana@example.com"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": components["schemas"]["Dataset"][];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1126,7 +1477,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1135,7 +1491,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1167,7 +1528,37 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** @description Who to share with */
+                        user_email: string;
+                        /**
+                         * @default viewer
+                         * @enum {string}
+                         */
+                        role?: "viewer" | "editor";
+                    };
+                    "application/x-www-form-urlencoded": {
+                        /** @description Who to share with */
+                        user_email: string;
+                        /**
+                         * @default viewer
+                         * @enum {string}
+                         */
+                        role?: "viewer" | "editor";
+                    };
+                    "application/json": {
+                        /** @description Who to share with */
+                        user_email: string;
+                        /**
+                         * @default viewer
+                         * @enum {string}
+                         */
+                        role?: "viewer" | "editor";
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -1175,7 +1566,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-3"];
+                        /**
+                         * @example {
+                         *       "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *       "email": "ben@example.com",
+                         *       "role": "viewer",
+                         *       "granted_at": "2026-01-15T09:30:00.000Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["AccessEntry"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1184,7 +1583,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1193,7 +1597,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1202,7 +1611,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1211,7 +1625,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1220,7 +1639,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1268,7 +1692,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-3"];
+                        /**
+                         * @example {
+                         *       "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *       "email": "ben@example.com",
+                         *       "role": "viewer",
+                         *       "granted_at": "2026-01-15T09:30:00.000Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["AccessEntry"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1277,7 +1709,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1286,7 +1723,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1295,7 +1737,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1304,7 +1751,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1313,7 +1765,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1350,8 +1807,26 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "users": [
+                         *         {
+                         *           "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *           "email": "ana@example.com",
+                         *           "role": "owner",
+                         *           "granted_at": null
+                         *         },
+                         *         {
+                         *           "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *           "email": "ben@example.com",
+                         *           "role": "viewer",
+                         *           "granted_at": "2026-01-15T09:30:00.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
-                            users: components["schemas"]["def-3"][];
+                            users: components["schemas"]["AccessEntry"][];
                         };
                     };
                 };
@@ -1361,7 +1836,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1370,7 +1850,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1379,7 +1864,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1413,7 +1903,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1422,7 +1917,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1431,7 +1931,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1440,7 +1945,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1488,8 +1998,31 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "tasks": [
+                         *         {
+                         *           "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                         *           "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *           "dataset_name": "street-photos",
+                         *           "dataset_status": "READ_ONLY",
+                         *           "created_by": "ana@example.com",
+                         *           "task_type": "MEDIA_ADDITION",
+                         *           "status": "RUNNING",
+                         *           "status_message": "Processing 48 of 50 file(s)",
+                         *           "progress_percentage": 96,
+                         *           "error_message": null,
+                         *           "start_time": "2026-01-15T09:30:00.000Z",
+                         *           "end_time": null
+                         *         }
+                         *       ],
+                         *       "total": 1,
+                         *       "page": 1,
+                         *       "page_size": 20
+                         *     }
+                         */
                         "application/json": {
-                            tasks: components["schemas"]["def-2"][];
+                            tasks: components["schemas"]["Task"][];
                             total: number;
                             page: number;
                             page_size: number;
@@ -1502,7 +2035,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1511,7 +2049,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1552,6 +2095,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "dataset_names": [
+                         *         "street-photos"
+                         *       ],
+                         *       "dataset_ids": [
+                         *         "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f"
+                         *       ],
+                         *       "task_types": [
+                         *         "DATASET_CREATION",
+                         *         "MEDIA_ADDITION"
+                         *       ],
+                         *       "created_by": [
+                         *         "ana@example.com"
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             dataset_names: string[];
                             dataset_ids: string[];
@@ -1566,7 +2126,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1575,7 +2140,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1613,7 +2183,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-2"];
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "dataset_name": "street-photos",
+                         *       "dataset_status": "READ_ONLY",
+                         *       "created_by": "ana@example.com",
+                         *       "task_type": "MEDIA_ADDITION",
+                         *       "status": "RUNNING",
+                         *       "status_message": "Processing 48 of 50 file(s)",
+                         *       "progress_percentage": 96,
+                         *       "error_message": null,
+                         *       "start_time": "2026-01-15T09:30:00.000Z",
+                         *       "end_time": null
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Task"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1622,7 +2208,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1631,7 +2222,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1640,7 +2236,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1680,7 +2281,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-2"];
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "dataset_name": "street-photos",
+                         *       "dataset_status": "READ_ONLY",
+                         *       "created_by": "ana@example.com",
+                         *       "task_type": "DATASET_CREATION",
+                         *       "status": "ABORTED",
+                         *       "status_message": "Aborted",
+                         *       "progress_percentage": 96,
+                         *       "error_message": null,
+                         *       "start_time": "2026-01-15T09:30:00.000Z",
+                         *       "end_time": "2026-01-15T09:31:12.000Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Task"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1689,7 +2306,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1698,7 +2320,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1707,7 +2334,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1716,7 +2348,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1725,7 +2362,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1763,7 +2405,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-2"];
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "dataset_name": "street-photos",
+                         *       "dataset_status": "READ_ONLY",
+                         *       "created_by": "ana@example.com",
+                         *       "task_type": "DATASET_CREATION",
+                         *       "status": "INITIALIZING",
+                         *       "status_message": "Queued",
+                         *       "progress_percentage": 0,
+                         *       "error_message": null,
+                         *       "start_time": "2026-01-15T09:30:00.000Z",
+                         *       "end_time": null
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Task"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1772,7 +2430,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1781,7 +2444,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1790,7 +2458,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1799,7 +2472,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1808,7 +2486,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1829,9 +2512,9 @@ export interface paths {
         /** The media of the dataset (its current version), oldest first, paged */
         get: {
             parameters: {
-                query: {
-                    limit: number;
-                    offset: number;
+                query?: {
+                    limit?: number;
+                    offset?: number;
                     media_type?: "IMAGE" | "VIDEO" | "VIDEO_FRAME";
                 };
                 header?: never;
@@ -1848,6 +2531,67 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "media": [
+                         *         {
+                         *           "media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                         *           "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *           "media_type": "IMAGE",
+                         *           "file_name": "dog.jpg",
+                         *           "format": "jpeg",
+                         *           "mime": "image/jpeg",
+                         *           "file_size": 183204,
+                         *           "width": 1024,
+                         *           "height": 768,
+                         *           "duration_seconds": null,
+                         *           "parent_media_id": null,
+                         *           "frame_timestamp": null,
+                         *           "exif": {
+                         *             "Make": "Canon"
+                         *           },
+                         *           "phash": "c3d4e5f60718293a",
+                         *           "blur": 0.12,
+                         *           "brightness": 0.54,
+                         *           "quality_flags": [],
+                         *           "uniqueness_score": 0.81,
+                         *           "is_outlier": false,
+                         *           "duplicate_group_id": null,
+                         *           "cluster_ids": [
+                         *             "a05d3b6d-7e9f-4b10-8c23-6f7a8b9cadb4"
+                         *           ],
+                         *           "tags": [
+                         *             "reviewed"
+                         *           ],
+                         *           "label": "dog",
+                         *           "custom_fields": {
+                         *             "score": 0.9
+                         *           },
+                         *           "caption": "a dog on a lawn",
+                         *           "objects": [
+                         *             {
+                         *               "object_id": "9f4c2a5c-6d8e-4a0f-9b12-5e6f7a8b9ca3",
+                         *               "label": "dog",
+                         *               "score": 0.97,
+                         *               "bounding_box": {
+                         *                 "x": 120,
+                         *                 "y": 80,
+                         *                 "width": 400,
+                         *                 "height": 380
+                         *               },
+                         *               "caption": null
+                         *             }
+                         *           ],
+                         *           "created_at": "2026-01-15T09:30:00.000Z",
+                         *           "media_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/original",
+                         *           "media_thumb_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/thumbnail",
+                         *           "media_preview_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/preview",
+                         *           "frames": []
+                         *         }
+                         *       ],
+                         *       "total": 1243
+                         *     }
+                         */
                         "application/json": {
                             media: {
                                 /** Format: uuid */
@@ -1925,7 +2669,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1934,7 +2683,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -1943,7 +2697,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1982,6 +2741,62 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "media_type": "IMAGE",
+                         *       "file_name": "dog.jpg",
+                         *       "format": "jpeg",
+                         *       "mime": "image/jpeg",
+                         *       "file_size": 183204,
+                         *       "width": 1024,
+                         *       "height": 768,
+                         *       "duration_seconds": null,
+                         *       "parent_media_id": null,
+                         *       "frame_timestamp": null,
+                         *       "exif": {
+                         *         "Make": "Canon"
+                         *       },
+                         *       "phash": "c3d4e5f60718293a",
+                         *       "blur": 0.12,
+                         *       "brightness": 0.54,
+                         *       "quality_flags": [],
+                         *       "uniqueness_score": 0.81,
+                         *       "is_outlier": false,
+                         *       "duplicate_group_id": null,
+                         *       "cluster_ids": [
+                         *         "a05d3b6d-7e9f-4b10-8c23-6f7a8b9cadb4"
+                         *       ],
+                         *       "tags": [
+                         *         "reviewed"
+                         *       ],
+                         *       "label": "dog",
+                         *       "custom_fields": {
+                         *         "score": 0.9
+                         *       },
+                         *       "caption": "a dog on a lawn",
+                         *       "objects": [
+                         *         {
+                         *           "object_id": "9f4c2a5c-6d8e-4a0f-9b12-5e6f7a8b9ca3",
+                         *           "label": "dog",
+                         *           "score": 0.97,
+                         *           "bounding_box": {
+                         *             "x": 120,
+                         *             "y": 80,
+                         *             "width": 400,
+                         *             "height": 380
+                         *           },
+                         *           "caption": null
+                         *         }
+                         *       ],
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "media_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/original",
+                         *       "media_thumb_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/thumbnail",
+                         *       "media_preview_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/preview",
+                         *       "frames": []
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             media_id: string;
@@ -2056,7 +2871,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2065,7 +2885,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2074,7 +2899,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2111,22 +2941,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The bytes */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "image/*": string;
+                        "video/*": string;
                     };
                 };
-                /** @description Default Response */
+                /** @description The requested range of the bytes */
                 206: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "image/*": string;
+                        "video/*": string;
                     };
                 };
                 /** @description Default Response */
@@ -2149,7 +2981,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2158,7 +2995,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2167,7 +3009,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Requested range not satisfiable"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2176,7 +3023,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2208,7 +3060,61 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** @description Direct upload: repeat the field 'files' (not 'files[]') for each file */
+                        files?: string[];
+                        /**
+                         * Format: binary
+                         * @description One .zip, .tar or .tar.gz archive of media
+                         */
+                        archive?: string;
+                        /**
+                         * @description Object-storage folder, or a .csv, .parquet or .txt manifest listing media
+                         * @example s3://bucket/new-photos/
+                         */
+                        s3_uri?: string;
+                        /**
+                         * @description Run a full reindex after the batch
+                         * @default false
+                         */
+                        auto_reindex?: boolean;
+                        /** @description IAM role ARN to assume for reading the bucket */
+                        assume_role?: string;
+                        /** @description Overrides the calculated number of videos processed at once */
+                        batch_n_videos?: number;
+                        /** @description Overrides the calculated number of images processed at once */
+                        batch_n_images?: number;
+                        /** @description Overrides the calculated number of objects processed at once */
+                        batch_n_objects?: number;
+                        /** @description Recorded only: a self-hosted install has no spot instances */
+                        use_spot?: boolean;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        /**
+                         * @description Object-storage folder, or a .csv, .parquet or .txt manifest listing media
+                         * @example s3://bucket/new-photos/
+                         */
+                        s3_uri?: string;
+                        /**
+                         * @description Run a full reindex after the batch
+                         * @default false
+                         */
+                        auto_reindex?: boolean;
+                        /** @description IAM role ARN to assume for reading the bucket */
+                        assume_role?: string;
+                        /** @description Overrides the calculated number of videos processed at once */
+                        batch_n_videos?: number;
+                        /** @description Overrides the calculated number of images processed at once */
+                        batch_n_images?: number;
+                        /** @description Overrides the calculated number of objects processed at once */
+                        batch_n_objects?: number;
+                        /** @description Recorded only: a self-hosted install has no spot instances */
+                        use_spot?: boolean;
+                    };
+                };
+            };
             responses: {
                 /** @description Empty body */
                 202: {
@@ -2225,7 +3131,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2234,7 +3145,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2243,7 +3159,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2252,7 +3173,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2261,7 +3187,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2270,7 +3201,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Too many files in one request: the limit is 500; send them in batches"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2279,7 +3215,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2288,7 +3229,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Internal server error"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2335,7 +3281,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2344,7 +3295,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2353,7 +3309,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2362,7 +3323,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2371,7 +3337,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Internal server error"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2417,7 +3388,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2426,7 +3402,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2435,7 +3416,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2444,7 +3430,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2453,7 +3444,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2462,7 +3458,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2471,7 +3472,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Internal server error"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2509,7 +3515,26 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"][];
+                        /**
+                         * @example [
+                         *       {
+                         *         "snapshot_id": "b16e4c7e-8f0a-4c21-9d34-7a8b9cadbec5",
+                         *         "snapshot_name": "before relabelling",
+                         *         "source_dataset_name": "street-photos",
+                         *         "created_at": "2026-01-15T09:30:00.000Z",
+                         *         "created_by": "ana@example.com",
+                         *         "n_images": 1240,
+                         *         "n_videos": 3,
+                         *         "description": "",
+                         *         "reason": "manual",
+                         *         "training_model_id": null,
+                         *         "training_model_name": null,
+                         *         "is_current": true,
+                         *         "is_restoring": false
+                         *       }
+                         *     ]
+                         */
+                        "application/json": components["schemas"]["Snapshot"][];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2518,7 +3543,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2527,7 +3557,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2536,7 +3571,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2545,7 +3585,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2576,7 +3621,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"];
+                        /**
+                         * @example {
+                         *       "snapshot_id": "b16e4c7e-8f0a-4c21-9d34-7a8b9cadbec5",
+                         *       "snapshot_name": "before relabelling",
+                         *       "source_dataset_name": "street-photos",
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": "ana@example.com",
+                         *       "n_images": 1240,
+                         *       "n_videos": 3,
+                         *       "description": "",
+                         *       "reason": "manual",
+                         *       "training_model_id": null,
+                         *       "training_model_name": null,
+                         *       "is_current": true,
+                         *       "is_restoring": false
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Snapshot"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2585,7 +3647,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2594,7 +3661,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2603,7 +3675,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2612,7 +3689,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2621,7 +3703,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2668,7 +3755,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2677,7 +3769,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2686,7 +3783,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2695,7 +3797,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2704,7 +3811,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2737,7 +3849,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"];
+                        /**
+                         * @example {
+                         *       "snapshot_id": "b16e4c7e-8f0a-4c21-9d34-7a8b9cadbec5",
+                         *       "snapshot_name": "before relabelling",
+                         *       "source_dataset_name": "street-photos",
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": "ana@example.com",
+                         *       "n_images": 1240,
+                         *       "n_videos": 3,
+                         *       "description": "Labels as reviewed on Monday",
+                         *       "reason": "manual",
+                         *       "training_model_id": null,
+                         *       "training_model_name": null,
+                         *       "is_current": true,
+                         *       "is_restoring": false
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Snapshot"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2746,7 +3875,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2755,7 +3889,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2764,7 +3903,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2773,7 +3917,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2817,7 +3966,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2826,7 +3980,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2835,7 +3994,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2844,7 +4008,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2853,7 +4022,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2901,7 +4075,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2910,7 +4089,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2919,7 +4103,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2928,7 +4117,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -2937,7 +4131,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2963,7 +4162,7 @@ export interface paths {
                     file_name: string;
                     /** @description json or parquet (spec); csv and coco are Loupe extensions. json: metadata.json as the hosted service documents it, {info, media_items: [{media_id, media_type: image|video_frame, file_name, file_path, file_size: '48.96KB', height, width, url, cluster_id, uniqueness_score, metadata_items: [{type, properties}]}, …]}, then Loupe's columns; parquet and csv: the flat typed columns */
                     export_format: "json" | "parquet" | "csv" | "coco";
-                    include_images: boolean;
+                    include_images?: boolean;
                 };
                 header?: never;
                 path: {
@@ -2979,6 +4178,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "e4917fab-1c3d-4f54-8a67-adbecfd0e1f8"
+                         *     }
+                         */
                         "application/json": {
                             /**
                              * Format: uuid
@@ -2994,7 +4198,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3003,7 +4212,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3012,7 +4226,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3021,7 +4240,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3049,7 +4273,7 @@ export interface paths {
                 query: {
                     /** @description json or parquet (spec); csv and coco are Loupe extensions. json: metadata.json as the hosted service documents it, {info, media_items: [{media_id, media_type: image|video_frame, file_name, file_path, file_size: '48.96KB', height, width, url, cluster_id, uniqueness_score, metadata_items: [{type, properties}]}, …]}, then Loupe's columns; parquet and csv: the flat typed columns */
                     export_format: "json" | "parquet" | "csv" | "coco";
-                    include_images: boolean;
+                    include_images?: boolean;
                     file_name?: string;
                 };
                 header?: never;
@@ -3089,6 +4313,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "e4917fab-1c3d-4f54-8a67-adbecfd0e1f8"
+                         *     }
+                         */
                         "application/json": {
                             /**
                              * Format: uuid
@@ -3104,7 +4333,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3113,7 +4347,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3122,7 +4361,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3131,7 +4375,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3169,6 +4418,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": "COMPLETED",
+                         *       "download_uri": "http://localhost:8080/api/v1/exports/e4917fab-1c3d-4f54-8a67-adbecfd0e1f8/download?expires=1768470000&signature=9b2f",
+                         *       "result_message": null,
+                         *       "progress": 100
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             status: "PENDING" | "COMPLETED" | "FAILED" | "REJECTED";
@@ -3185,7 +4442,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3194,7 +4456,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3203,7 +4470,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3238,22 +4510,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The ZIP archive */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/zip": string;
                     };
                 };
-                /** @description Default Response */
+                /** @description The requested range of the archive */
                 206: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/zip": string;
                     };
                 };
                 /** @description Default Response */
@@ -3269,7 +4541,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3278,7 +4555,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3287,7 +4569,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "The export archive has expired or was removed"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3296,7 +4583,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Requested range not satisfiable"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3305,7 +4597,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3343,7 +4640,20 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-7"][];
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": "builtin-captioner",
+                         *         "name": "Built-in captioner",
+                         *         "type": "CAPTION_IMAGES",
+                         *         "status": "Active",
+                         *         "vendor": "Loupe",
+                         *         "description": "Short captions of whole images",
+                         *         "dependencies": []
+                         *       }
+                         *     ]
+                         */
+                        "application/json": components["schemas"]["EnrichmentModel"][];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3352,7 +4662,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3361,7 +4676,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3370,7 +4690,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3408,6 +4733,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "enrichment_context_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "status": "NEW",
+                         *       "dataset_enrichment_models": {
+                         *         "enrichment_models": {}
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             enrichment_context_id: string;
@@ -3431,7 +4765,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3440,7 +4779,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3449,7 +4793,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3498,6 +4847,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "dataset_id": "6c1f9d2f-3a5b-4d7c-8e8f-2b3c4d5e6f70"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             dataset_id: string;
@@ -3510,7 +4864,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3519,7 +4878,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3528,7 +4892,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3537,7 +4906,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3546,7 +4920,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3582,8 +4961,40 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "views": [
+                         *         {
+                         *           "id": "c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6",
+                         *           "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *           "name": "blurry duplicates",
+                         *           "created_at": "2026-01-15T09:30:00.000Z",
+                         *           "updated_at": "2026-01-15T09:30:00.000Z",
+                         *           "created_by": {
+                         *             "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *             "email": "ana@example.com"
+                         *           },
+                         *           "filters": {
+                         *             "threshold": 0,
+                         *             "entity_type": "IMAGES",
+                         *             "issue_type": "duplicates"
+                         *           },
+                         *           "stats": {
+                         *             "n_images": 42,
+                         *             "n_video_frames": 0,
+                         *             "n_videos": 0,
+                         *             "n_clusters": 17
+                         *           },
+                         *           "total_results": 17,
+                         *           "monitoring_enabled": true,
+                         *           "alerting_enabled": true,
+                         *           "notify_emails": []
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
-                            views: components["schemas"]["def-5"][];
+                            views: components["schemas"]["SavedView"][];
                         };
                     };
                 };
@@ -3593,7 +5004,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3602,7 +5018,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3611,7 +5032,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3620,10 +5046,10 @@ export interface paths {
         /** Save an Explore query as a view: form field `name` (multipart, urlencoded or JSON), the Explore filters as query parameters; monitoring and alerting are on unless the form sets them false */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity */
-                    threshold: number;
-                    entity_type: "IMAGES" | "OBJECTS";
+                    threshold?: number;
+                    entity_type?: "IMAGES" | "OBJECTS";
                     /** @description Similarity search: a media id of the dataset, or an UPLOAD anchor id */
                     anchor_media_id?: string;
                     /** @description MEDIA (default) or UPLOAD (from search-image-similarity) */
@@ -3686,6 +5112,15 @@ export interface paths {
                         /** @description Users alerted besides the view's creator; each must have access to the dataset */
                         notify_emails?: string[];
                     };
+                    "multipart/form-data": {
+                        name: string;
+                        /** @default true */
+                        monitoring_enabled?: boolean;
+                        /** @default true */
+                        alerting_enabled?: boolean;
+                        /** @description One e-mail to alert (JSON takes a list) */
+                        notify_emails?: string;
+                    };
                 };
             };
             responses: {
@@ -3695,7 +5130,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-5"];
+                        /**
+                         * @example {
+                         *       "id": "c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "name": "blurry duplicates",
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "updated_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": {
+                         *         "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *         "email": "ana@example.com"
+                         *       },
+                         *       "filters": {
+                         *         "threshold": 0,
+                         *         "entity_type": "IMAGES",
+                         *         "issue_type": "duplicates"
+                         *       },
+                         *       "stats": {
+                         *         "n_images": 42,
+                         *         "n_video_frames": 0,
+                         *         "n_videos": 0,
+                         *         "n_clusters": 17
+                         *       },
+                         *       "total_results": 17,
+                         *       "monitoring_enabled": true,
+                         *       "alerting_enabled": true,
+                         *       "notify_emails": []
+                         *     }
+                         */
+                        "application/json": components["schemas"]["SavedView"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3704,7 +5167,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3713,7 +5181,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3722,7 +5195,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3731,7 +5209,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3768,7 +5251,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-5"];
+                        /**
+                         * @example {
+                         *       "id": "c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "name": "blurry duplicates",
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "updated_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": {
+                         *         "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *         "email": "ana@example.com"
+                         *       },
+                         *       "filters": {
+                         *         "threshold": 0,
+                         *         "entity_type": "IMAGES",
+                         *         "issue_type": "duplicates"
+                         *       },
+                         *       "stats": {
+                         *         "n_images": 42,
+                         *         "n_video_frames": 0,
+                         *         "n_videos": 0,
+                         *         "n_clusters": 17
+                         *       },
+                         *       "total_results": 17,
+                         *       "monitoring_enabled": true,
+                         *       "alerting_enabled": true,
+                         *       "notify_emails": []
+                         *     }
+                         */
+                        "application/json": components["schemas"]["SavedView"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3777,7 +5288,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3786,7 +5302,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3795,7 +5316,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3821,6 +5347,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ok": true
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
@@ -3833,7 +5364,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3842,7 +5378,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3851,7 +5392,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3860,7 +5406,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3889,12 +5440,12 @@ export interface paths {
                              * @description Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity
                              * @default 0
                              */
-                            threshold: number;
+                            threshold?: number;
                             /**
                              * @default IMAGES
                              * @enum {string}
                              */
-                            entity_type: "IMAGES" | "OBJECTS";
+                            entity_type?: "IMAGES" | "OBJECTS";
                             /**
                              * Format: uuid
                              * @description Similarity search: a media id of the dataset, or an UPLOAD anchor id
@@ -3940,7 +5491,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-5"];
+                        /**
+                         * @example {
+                         *       "id": "c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6",
+                         *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *       "name": "blurry duplicates (kitchen)",
+                         *       "created_at": "2026-01-15T09:30:00.000Z",
+                         *       "updated_at": "2026-01-15T09:30:00.000Z",
+                         *       "created_by": {
+                         *         "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *         "email": "ana@example.com"
+                         *       },
+                         *       "filters": {
+                         *         "threshold": 0,
+                         *         "entity_type": "IMAGES",
+                         *         "issue_type": "duplicates"
+                         *       },
+                         *       "stats": {
+                         *         "n_images": 42,
+                         *         "n_video_frames": 0,
+                         *         "n_videos": 0,
+                         *         "n_clusters": 17
+                         *       },
+                         *       "total_results": 17,
+                         *       "monitoring_enabled": true,
+                         *       "alerting_enabled": true,
+                         *       "notify_emails": []
+                         *     }
+                         */
+                        "application/json": components["schemas"]["SavedView"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3949,7 +5528,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3958,7 +5542,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3967,7 +5556,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3976,7 +5570,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -3985,7 +5584,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4034,6 +5638,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "matched": 12,
+                         *       "changed": 10
+                         *     }
+                         */
                         "application/json": {
                             /** @description Media the selection holds */
                             matched: number;
@@ -4048,7 +5658,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4057,7 +5672,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4066,7 +5686,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4075,7 +5700,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4084,7 +5714,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4137,6 +5772,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "matched": 12,
+                         *       "changed": 10
+                         *     }
+                         */
                         "application/json": {
                             /** @description Media the selection holds */
                             matched: number;
@@ -4151,7 +5792,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4160,7 +5806,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4169,7 +5820,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4178,7 +5834,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4187,7 +5848,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4240,6 +5906,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "matched": 12,
+                         *       "changed": 10
+                         *     }
+                         */
                         "application/json": {
                             /** @description Media the selection holds */
                             matched: number;
@@ -4254,7 +5926,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4263,7 +5940,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4272,7 +5954,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4281,7 +5968,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4290,7 +5982,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4337,6 +6034,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "matched": 12,
+                         *       "changed": 10
+                         *     }
+                         */
                         "application/json": {
                             /** @description Media the selection holds */
                             matched: number;
@@ -4351,7 +6054,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4360,7 +6068,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4369,7 +6082,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4378,7 +6096,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4387,7 +6110,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4424,6 +6152,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "tags": [
+                         *         {
+                         *           "tag": "reviewed",
+                         *           "count": 12
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             tags: {
                                 tag: string;
@@ -4438,7 +6176,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4447,7 +6190,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4485,6 +6233,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "labels": [
+                         *         {
+                         *           "label": "dog",
+                         *           "count": 31
+                         *         }
+                         *       ],
+                         *       "unlabelled": 1209
+                         *     }
+                         */
                         "application/json": {
                             labels: {
                                 label: string;
@@ -4501,7 +6260,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4510,7 +6274,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4562,6 +6331,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "clusters": 9,
+                         *       "media": 54,
+                         *       "ambiguous": 2
+                         *     }
+                         */
                         "application/json": {
                             /** @description Clusters whose unlabelled members would get their most frequent label */
                             clusters: number;
@@ -4580,6 +6356,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             task_id: string;
@@ -4592,7 +6373,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4601,7 +6387,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4610,7 +6401,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4619,7 +6415,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4628,7 +6429,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4658,7 +6464,17 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description CSV with a header row, JSON lines or Parquet, with a media_id or file_name column
+                         */
+                        file: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 202: {
@@ -4668,6 +6484,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
+                         *     }
+                         */
                         "application/json": {
                             /**
                              * Format: uuid
@@ -4683,7 +6504,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4692,7 +6518,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4701,7 +6532,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "You do not have permission to edit this dataset"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4710,7 +6546,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4719,7 +6560,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4728,7 +6574,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4764,6 +6615,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "fields": [
+                         *         {
+                         *           "name": "score",
+                         *           "type": "number"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             /** @description The head version's custom fields (a restore brings its list back) */
                             fields: {
@@ -4780,7 +6641,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4789,7 +6655,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4828,6 +6699,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                         *       "status": "COMPLETED",
+                         *       "status_message": "Imported 1240 row(s)",
+                         *       "error_message": null,
+                         *       "progress_percentage": 100,
+                         *       "file_name": "scores.csv",
+                         *       "key": "file_name",
+                         *       "fields": [
+                         *         {
+                         *           "name": "score",
+                         *           "type": "number"
+                         *         }
+                         *       ],
+                         *       "report": {
+                         *         "rows": 1241,
+                         *         "matched": 1240,
+                         *         "unmatched": 1,
+                         *         "rejected": 0,
+                         *         "rejections": [],
+                         *         "unmatched_keys": [
+                         *           "missing.jpg"
+                         *         ]
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             task_id: string;
@@ -4869,7 +6767,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4878,7 +6781,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4901,10 +6809,10 @@ export interface paths {
         /** The caller's notifications, newest first; increment offset by limit for the next page (pages past the end are empty) */
         get: {
             parameters: {
-                query: {
-                    limit: number;
-                    offset: number;
-                    unread_only: boolean;
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    unread_only?: boolean;
                     /** @description Only this dataset's notifications */
                     dataset_id?: string;
                 };
@@ -4920,8 +6828,34 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "notifications": [
+                         *         {
+                         *           "id": "d3806e9a-0b2c-4e43-9f56-9cadbecfd0e7",
+                         *           "user_id": "7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81",
+                         *           "entity_type": "saved_view",
+                         *           "entity_id": "c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6",
+                         *           "title": "New results for \"blurry duplicates\"",
+                         *           "message": "3 new results in street-photos",
+                         *           "metadata": {
+                         *             "batch_id": "f5a280bc-2d4e-4a65-9b78-becfd0e1f209",
+                         *             "is_alert": true,
+                         *             "view_name": "blurry duplicates",
+                         *             "dataset_name": "street-photos",
+                         *             "result_count": 3
+                         *           },
+                         *           "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                         *           "created_at": "2026-01-15T09:30:00.000Z",
+                         *           "read_at": null
+                         *         }
+                         *       ],
+                         *       "total": 1,
+                         *       "has_more": false
+                         *     }
+                         */
                         "application/json": {
-                            notifications: components["schemas"]["def-6"][];
+                            notifications: components["schemas"]["Notification"][];
                             /** @description All notifications matching the filters */
                             total: number;
                             has_more: boolean;
@@ -4934,7 +6868,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -4943,7 +6882,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4982,6 +6926,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /** @example 1 */
                         "application/json": number;
                     };
                 };
@@ -4991,7 +6936,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5000,7 +6950,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5040,6 +6995,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ok": true
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
@@ -5052,7 +7012,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5061,7 +7026,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5070,7 +7040,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5109,6 +7084,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ok": true,
+                         *       "count": 3
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
@@ -5123,7 +7104,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5132,7 +7118,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5174,6 +7165,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example event: notification
+                         *     id: 42
+                         *     data: {"id":"d3806e9a-0b2c-4e43-9f56-9cadbecfd0e7","user_id":"7d2a0e3a-4b6c-4e8d-9f90-3c4d5e6f7a81","entity_type":"saved_view","entity_id":"c27f5d8f-9a1b-4d32-8e45-8b9cadbecfd6","title":"New results for \"blurry duplicates\"","message":"3 new results in street-photos","metadata":{"batch_id":"f5a280bc-2d4e-4a65-9b78-becfd0e1f209","is_alert":true,"view_name":"blurry duplicates","dataset_name":"street-photos","result_count":3},"dataset_id":"5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f","created_at":"2026-01-15T09:30:00.000Z","read_at":null}
+                         *
+                         *     event: ping
+                         *     data: {"time":"2026-01-15T09:31:12.000Z"}
+                         */
                         "text/event-stream": string;
                     };
                 };
@@ -5183,7 +7182,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "text/event-stream": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5192,7 +7196,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "text/event-stream": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5215,14 +7224,14 @@ export interface paths {
         /** Clusters of the dataset at a granularity level, filtered, or ranked by similarity to an anchor; 100 clusters a page */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Cluster granularity: 0 = near-duplicates (finest) … 4 = broad similarity */
-                    threshold: number;
-                    entity_type: "IMAGES" | "OBJECTS";
+                    threshold?: number;
+                    entity_type?: "IMAGES" | "OBJECTS";
                     /** @description 0-based; 100 clusters a page */
-                    page_number: number;
+                    page_number?: number;
                     /** @description Members listed per cluster, best first (6 by default: a page of large clusters stays small; ask for more) */
-                    previews_limit: number;
+                    previews_limit?: number;
                     /** @description Similarity search: a media id of the dataset, or an UPLOAD anchor id */
                     anchor_media_id?: string;
                     /** @description MEDIA (default) or UPLOAD (from search-image-similarity) */
@@ -5263,6 +7272,57 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "clusters": [
+                         *         {
+                         *           "cluster_id": "a05d3b6d-7e9f-4b10-8c23-6f7a8b9cadb4",
+                         *           "type": "IMAGES",
+                         *           "n_images": 2,
+                         *           "n_objects": 0,
+                         *           "n_videos": 0,
+                         *           "n_media": 2,
+                         *           "previews": [
+                         *             {
+                         *               "type": "IMAGE",
+                         *               "media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                         *               "media_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/original",
+                         *               "media_thumb_uri": "/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/thumbnail",
+                         *               "file_name": "dog.jpg",
+                         *               "caption": "a dog on a lawn",
+                         *               "width": 1024,
+                         *               "height": 768,
+                         *               "relevance_score": null,
+                         *               "relevance_score_type": null,
+                         *               "uniqueness_score": 0.81,
+                         *               "issues": [],
+                         *               "duplicate_group_id": null,
+                         *               "video_id": null,
+                         *               "frame_timestamp": null,
+                         *               "tags": [
+                         *                 "reviewed"
+                         *               ],
+                         *               "label": "dog"
+                         *             }
+                         *           ],
+                         *           "labels": [
+                         *             "dog"
+                         *           ],
+                         *           "user_tags": [
+                         *             "reviewed"
+                         *           ],
+                         *           "captions": [
+                         *             "a dog on a lawn"
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "page_number": 0,
+                         *       "threshold": 0,
+                         *       "entity_type": "IMAGES",
+                         *       "total_clusters": 1,
+                         *       "clusters_per_page": 100
+                         *     }
+                         */
                         "application/json": {
                             clusters: {
                                 /** Format: uuid */
@@ -5334,7 +7394,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5343,7 +7408,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5352,7 +7422,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5361,7 +7436,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5393,7 +7473,22 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The image to search by
+                         */
+                        file: string;
+                        /**
+                         * @description A region of it: x,y,width,height in its pixels
+                         * @example 10,20,200,150
+                         */
+                        bounding_box?: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -5401,6 +7496,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "anchor_media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                         *       "anchor_type": "UPLOAD"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             anchor_media_id: string;
@@ -5415,7 +7516,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Exactly one media source must be provided: files[], s3_uri, or archive"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5424,7 +7530,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5433,7 +7544,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5442,7 +7558,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5451,7 +7572,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Too many files in one request: the limit is 500; send them in batches"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5460,7 +7586,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5497,6 +7628,14 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                         *       "duplicates": [
+                         *         "9f4c2a5c-6d8e-4a0f-9b12-5e6f7a8b9ca3"
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             /** Format: uuid */
                             media_id: string;
@@ -5510,7 +7649,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Not authenticated"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5519,7 +7663,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Dataset not found"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5528,7 +7677,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Every error: `{"detail": "..."}` */
@@ -5537,7 +7691,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-0"];
+                        /**
+                         * @example {
+                         *       "detail": "params/dataset_id must match format \"uuid\""
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5554,15 +7713,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * Error
-         * @description Every error: `{"detail": "..."}`
-         */
-        "def-0": {
+        /** @description Every error: `{"detail": "..."}` */
+        Error: {
             detail: string;
         };
-        /** Dataset */
-        "def-1": {
+        Dataset: {
             /** Format: uuid */
             id: string;
             display_name: string;
@@ -5583,8 +7738,7 @@ export interface components {
             /** @description E-mail of the owner */
             created_by: string;
         };
-        /** Task */
-        "def-2": {
+        Task: {
             /** Format: uuid */
             task_id: string;
             /** Format: uuid */
@@ -5606,8 +7760,7 @@ export interface components {
             /** Format: date-time */
             end_time: string | null;
         };
-        /** AccessEntry */
-        "def-3": {
+        AccessEntry: {
             /** Format: uuid */
             user_id: string;
             email: string;
@@ -5616,8 +7769,7 @@ export interface components {
             /** Format: date-time */
             granted_at: string | null;
         };
-        /** Snapshot */
-        "def-4": {
+        Snapshot: {
             /** Format: uuid */
             snapshot_id: string;
             snapshot_name: string;
@@ -5638,8 +7790,7 @@ export interface components {
             is_current: boolean;
             is_restoring: boolean;
         };
-        /** SavedView */
-        "def-5": {
+        SavedView: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -5713,8 +7864,7 @@ export interface components {
             alerting_enabled: boolean;
             notify_emails: string[];
         };
-        /** Notification */
-        "def-6": {
+        Notification: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -5746,8 +7896,7 @@ export interface components {
             /** Format: date-time */
             read_at: string | null;
         };
-        /** EnrichmentModel */
-        "def-7": {
+        EnrichmentModel: {
             id: string;
             name: string;
             /** @enum {string} */
