@@ -58,7 +58,11 @@ export async function uploadFolder(
         batchSize: options.batchSize,
         state: upload.state,
         signal,
-        onWalk: (found) => (walk = found),
+        onWalk: (found) => {
+          // Thrown here, before the SDK makes the dataset, so an empty folder leaves no empty dataset behind.
+          if (found.files.length === 0 && !upload.state) throw new Error(`No images or videos in ${upload.folder} (${found.skipped.length} other files skipped)`);
+          walk = found;
+        },
         onState: remember,
         onProgress: (p: UploadProgress) => bar.update(p),
       }),
