@@ -126,6 +126,7 @@ describe('openapi.json parameters and headers', () => {
       'POST /api/v1/dataset/{dataset_id}/snapshot/{snapshot_id}/clone',
       'POST /api/v1/ingestion/{dataset_id}/process_files/{trans_id}',
       'POST /api/v1/dataset/{dataset_id}/custom_metadata',
+      'POST /api/v1/dataset/{dataset_id}/labels/propagate',
     ]) {
       expect(op(name).responses['202']?.headers?.Location, name).toMatchObject({ schema: { type: 'string' } });
     }
