@@ -69,9 +69,11 @@ function countedBody(files: MediaFile[], field: string, fields: Record<string, s
 export async function uploadDataset(t: Transport, name: string, folderOrFiles: string | string[], options: CreateDatasetOptions): Promise<{ datasetId: string; taskId: string | null }> {
   const walk = await collectMedia(folderOrFiles);
   options.onWalk?.(walk);
+  // Checked before new_dataset, so an empty folder leaves no empty dataset behind.
+  const resumed = options.state && (options.state.processed || options.state.sent.length > 0);
+  if (walk.files.length === 0 && !resumed) throw new Error(`no image or video files found (${walk.skipped.length} skipped)`);
   const state: UploadState = options.state ? { ...options.state, sent: [...options.state.sent] } : await openUpload(t, name, options.signal);
   if (!options.state) await options.onState?.({ ...state, sent: [] });
-  if (walk.files.length === 0 && !state.processed && state.sent.length === 0) throw new Error(`no image or video files found (${walk.skipped.length} skipped)`);
   const sent = new Set(state.sent);
   const pending = walk.files.filter((f) => !sent.has(f.relative));
   const done = walk.files.filter((f) => sent.has(f.relative));

@@ -65,6 +65,14 @@ describe('walkMedia', () => {
 });
 
 describe('createDataset', () => {
+  it('refuses a folder without media before it makes a dataset', async () => {
+    const dir = folder('no-media', { 'notes.txt': 'hello' });
+    await expect(loupe.createDataset('sdk nothing', dir)).rejects.toThrow('no image or video files found (1 skipped)');
+    const names = [];
+    for await (const d of loupe.datasets()) names.push(d.display_name);
+    expect(names).not.toContain('sdk nothing');
+  });
+
   it('uploads a folder in batches into one transaction, reports progress and state, and waits for READY', async () => {
     const dir = folder('photos', { 'dog.jpg': photo('dog.jpg'), 'horses.jpg': photo('horses.jpg'), 'more/kite.jpg': photo('kite.jpg'), 'readme.md': '# not media' });
     const progress: UploadProgress[] = [];

@@ -59,7 +59,7 @@ export async function uploadFolder(
         state: upload.state,
         signal,
         onWalk: (found) => {
-          // Thrown here, before the SDK makes the dataset, so an empty folder leaves no empty dataset behind.
+          // The SDK refuses before making the dataset; the CLI names the folder.
           if (found.files.length === 0 && !upload.state) throw new Error(`No images or videos in ${upload.folder} (${found.skipped.length} other files skipped)`);
           walk = found;
         },
