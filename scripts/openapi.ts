@@ -27,13 +27,9 @@ writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
 await app.close();
 process.stdout.write(`wrote ${out} (${Object.keys(document.paths ?? {}).length} paths)\n`);
 
-// The web app's client types come from the same document, so a changed route shows in its type check.
-const typesOut = process.argv[3] ?? fileURLToPath(new URL('web/src/api/schema.d.ts', root));
+// The typed clients' types come from the same document, so a changed route shows in their type checks: the SDK's
+// (`loupe/sdk`), which the web app re-exports (web/src/api/schema.d.ts).
+const typesOut = process.argv[3] ?? fileURLToPath(new URL('sdk/src/schema.d.ts', root));
 const header = '// Generated from openapi.json by `npm run openapi`: do not edit.\n';
-const types = header + astToString(await openapiTS(JSON.stringify(document)));
-writeFileSync(typesOut, types);
+writeFileSync(typesOut, header + astToString(await openapiTS(JSON.stringify(document))));
 process.stdout.write(`wrote ${typesOut}\n`);
-// The SDK's types too: `loupe/sdk` is generated from the same document, so CI sees a route change break it.
-const sdkTypesOut = process.argv[4] ?? fileURLToPath(new URL('sdk/src/schema.d.ts', root));
-writeFileSync(sdkTypesOut, types);
-process.stdout.write(`wrote ${sdkTypesOut}\n`);
