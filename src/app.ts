@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Services } from './container.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { documentRoute, refResolver } from './http/openapi.js';
+import { addOperationIds, documentRoute, refResolver } from './http/openapi.js';
 import { addExamples } from './http/openapi-examples.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     refResolver,
     transform: documentRoute,
-    transformObject: addExamples,
+    transformObject: (document) => addOperationIds(addExamples(document) as { paths?: never }),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
 

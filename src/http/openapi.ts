@@ -73,3 +73,34 @@ function textFields(form: Schema): Schema {
   const kept = required?.filter((name) => name in properties);
   return { ...rest, properties, ...(kept?.length ? { required: kept } : {}) };
 }
+
+type Operations = Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
+
+/**
+ * Names every operation from its method and path, so client generators name their methods (`GET
+ * /api/v1/dataset/{dataset_id}/snapshot` → getDatasetSnapshot; trailing parameters → ByTaskId…); a clash fails the build.
+ */
+export function addOperationIds<D extends { paths?: Operations }>(document: D): D {
+  const taken = new Map<string, string>();
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      // The web app's pages share paths with the API's words (/datasets beside /api/v1/datasets).
+      const id = operationId(method, operation.tags?.includes('web') ? `/web-page${path}` : path);
+      const other = taken.get(id);
+      if (other) throw new Error(`operationId ${id} of ${method.toUpperCase()} ${path} is also ${other}'s`);
+      taken.set(id, `${method.toUpperCase()} ${path}`);
+      operation.operationId = id;
+    }
+  }
+  return document;
+}
+
+function operationId(method: string, path: string): string {
+  const segments = path.replace(/^\/api\/v1(?=\/)/, '').split('/').filter((s) => s !== '' && s !== '*');
+  let end = segments.length;
+  while (end > 0 && segments[end - 1]!.startsWith('{')) end--;
+  const words = segments.slice(0, end).filter((s) => !s.startsWith('{'));
+  const trailing = segments.slice(end).map((s) => (s === '{*}' ? 'path' : s.slice(1, -1)));
+  const pascal = (s: string) => s.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return method.toLowerCase() + (words.map(pascal).join('') || 'Root') + (trailing.length ? `By${trailing.map(pascal).join('And')}` : '');
+}

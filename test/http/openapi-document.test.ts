@@ -30,6 +30,16 @@ const validate = (schema: object, value: unknown) => {
   return check(value) ? [] : check.errors!.map((e) => `${e.instancePath} ${e.message}`);
 };
 
+describe('openapi.json operation ids', () => {
+  it('names every operation once, from its method and path, so client generators name their methods', () => {
+    const ids = operations.map(([, o]) => (o as { operationId?: string }).operationId);
+    expect(ids.filter((id) => !id || !/^[a-z]+[A-Za-z0-9]+$/.test(id))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((op('GET /api/v1/tasks/{task_id}') as { operationId?: string }).operationId).toBe('getTasksByTaskId');
+    expect((op('POST /api/v1/dataset/{dataset_id}/add_media') as { operationId?: string }).operationId).toBe('postDatasetAddMedia');
+  });
+});
+
 describe('openapi.json examples', () => {
   it('every operation has an example of each success response that has a body, and every error response has one', () => {
     const missing = operations.flatMap(([name, o]) =>
