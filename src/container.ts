@@ -112,7 +112,7 @@ export interface Container {
 }
 
 /** The composition root: picks adapters from config and wires repos into services, once. */
-export async function createContainer(config: Config, log: Logger, owner: EmbeddedOwner): Promise<Container> {
+export async function createContainer(config: Config, log: Logger, owner: EmbeddedOwner, shared: { images?: ImageWorkerPool } = {}): Promise<Container> {
   const blobs = await openBlobStore(config);
   // Uploads cut by a crash leave temp files; an hour old means no request is still writing them.
   const staleTemp = await blobs.cleanTemp();
@@ -144,7 +144,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const ingestion = new IngestionService(db, ingestionRepo, datasets, lifecycle, blobs, blobGc, config.upload);
   const signer = new UrlSigner(serverKey);
   const media = new MediaService(mediaRepo, datasets, blobs, signer);
-  const images = new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
+  const images = shared.images ?? new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
   const addMediaRepo = new AddMediaRepo(db);
   const localRoots = await Promise.all(config.addMedia.localRoots.map((root) => realpath(root).catch(() => root)));
@@ -291,7 +291,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       notificationStreams.closeAll();
       await alerts.stop();
       await events.close();
-      await images.close();
+      if (!shared.images) await images.close();
       await enrichmentPool?.close();
       await database.close();
     },

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { loadConfig } from '../../src/config.js';
+import { ImageWorkerPool } from '../../src/adapters/media/image-workers.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import type { JobDefinition } from '../../src/jobs/registry.js';
 import { signClientToken } from '../../src/modules/auth/auth.service.js';
 import { type Loupe, startLoupe } from '../../src/server.js';
@@ -49,6 +50,19 @@ export function seededDataDir(): string {
   return dir;
 }
 
+/**
+ * The image worker pools of this test process, one per pool shape: each thread loads the embedding model on its first
+ * image (seconds), and the files a test worker runs one after another (isolate: false) would each load it again. Idle
+ * threads do not keep the process alive.
+ */
+const imagePools = new Map<string, ImageWorkerPool>();
+function sharedImagePool(config: Config): ImageWorkerPool {
+  const shape = `${config.media.concurrency}:${config.embeddingInputSize}`;
+  let pool = imagePools.get(shape);
+  if (!pool) imagePools.set(shape, (pool = new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize })));
+  return pool;
+}
+
 /** Starts the real server (embedded PostgreSQL, worker, HTTP on a free port) in this process. */
 export async function startTestServer(options: { jobs?: JobDefinition[]; env?: Record<string, string>; dataDir?: string; log?: Logger } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? seededDataDir();
@@ -66,6 +80,7 @@ export async function startTestServer(options: { jobs?: JobDefinition[]; env?: R
   const loupe = await startLoupe(config, {
     log: options.log,
     jobs: options.jobs,
+    images: sharedImagePool(config),
     workerTimings: { heartbeatMs: 500, staleAfterSeconds: 3, recoveryIntervalMs: 1_000, abortPollMs: 50, sweepIntervalMs: 300 },
   });
   const url = loupe.url!;
