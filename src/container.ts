@@ -111,8 +111,14 @@ export interface Container {
   close(): Promise<void>;
 }
 
+/** Worker pools a caller made for this config and closes itself (see StartOptions.pools); the container leaves them open. */
+export interface SharedPools {
+  images?: ImageWorkerPool;
+  enrichment?: EnrichmentPool;
+}
+
 /** The composition root: picks adapters from config and wires repos into services, once. */
-export async function createContainer(config: Config, log: Logger, owner: EmbeddedOwner, shared: { images?: ImageWorkerPool } = {}): Promise<Container> {
+export async function createContainer(config: Config, log: Logger, owner: EmbeddedOwner, shared: SharedPools = {}): Promise<Container> {
   const blobs = await openBlobStore(config);
   // Uploads cut by a crash leave temp files; an hour old means no request is still writing them.
   const staleTemp = await blobs.cleanTemp();
@@ -168,7 +174,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const catalogue = (): EnrichmentModel[] => modelCatalogue(enrichmentRuntimes(), byoModels);
   // Model weights load on the first enrichment, in worker threads, not at boot.
   let enrichmentPool: EnrichmentPool | null = null;
-  const builtins = () => (enrichmentPool ??= createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize: config.embeddingInputSize }));
+  const builtins = () =>
+    (enrichmentPool ??= shared.enrichment ?? createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize: config.embeddingInputSize }));
   const enrichmentRepo = new EnrichmentRepo(db);
   const enrichment = new EnrichmentService(db, enrichmentRepo, datasets, lifecycle, catalogue);
   const versionsRepo = new VersionsRepo(db);
@@ -292,7 +299,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       await alerts.stop();
       await events.close();
       if (!shared.images) await images.close();
-      await enrichmentPool?.close();
+      if (!shared.enrichment) await enrichmentPool?.close();
       await database.close();
     },
   };
