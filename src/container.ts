@@ -111,8 +111,14 @@ export interface Container {
   close(): Promise<void>;
 }
 
+/** Worker pools a caller made for this config and closes itself (see StartOptions.pools); the container leaves them open. */
+export interface SharedPools {
+  images?: ImageWorkerPool;
+  enrichment?: EnrichmentPool;
+}
+
 /** The composition root: picks adapters from config and wires repos into services, once. */
-export async function createContainer(config: Config, log: Logger, owner: EmbeddedOwner): Promise<Container> {
+export async function createContainer(config: Config, log: Logger, owner: EmbeddedOwner, shared: SharedPools = {}): Promise<Container> {
   const blobs = await openBlobStore(config);
   // Uploads cut by a crash leave temp files; an hour old means no request is still writing them.
   const staleTemp = await blobs.cleanTemp();
@@ -144,7 +150,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const ingestion = new IngestionService(db, ingestionRepo, datasets, lifecycle, blobs, blobGc, config.upload);
   const signer = new UrlSigner(serverKey);
   const media = new MediaService(mediaRepo, datasets, blobs, signer);
-  const images = new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
+  const images = shared.images ?? new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
   const addMediaRepo = new AddMediaRepo(db);
   const localRoots = await Promise.all(config.addMedia.localRoots.map((root) => realpath(root).catch(() => root)));
@@ -168,7 +174,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const catalogue = (): EnrichmentModel[] => modelCatalogue(enrichmentRuntimes(), byoModels);
   // Model weights load on the first enrichment, in worker threads, not at boot.
   let enrichmentPool: EnrichmentPool | null = null;
-  const builtins = () => (enrichmentPool ??= createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize: config.embeddingInputSize }));
+  const builtins = () =>
+    (enrichmentPool ??= shared.enrichment ?? createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize: config.embeddingInputSize }));
   const enrichmentRepo = new EnrichmentRepo(db);
   const enrichment = new EnrichmentService(db, enrichmentRepo, datasets, lifecycle, catalogue);
   const versionsRepo = new VersionsRepo(db);
@@ -291,8 +298,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       notificationStreams.closeAll();
       await alerts.stop();
       await events.close();
-      await images.close();
-      await enrichmentPool?.close();
+      if (!shared.images) await images.close();
+      if (!shared.enrichment) await enrichmentPool?.close();
       await database.close();
     },
   };

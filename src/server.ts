@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { assertPortFree } from './http/port-check.js';
 import type { Config } from './config.js';
-import { type Container, createContainer } from './container.js';
+import { type Container, type SharedPools, createContainer } from './container.js';
 import { type JobDefinition, checkRegistry, declaredJobs } from './jobs/registry.js';
 import { SweepHealth } from './jobs/sweep-health.js';
 import { SWEEP_NAMES } from './jobs/sweeps.js';
@@ -25,6 +25,11 @@ export interface StartOptions {
   /** Task handlers that replace the declared ones of the same types (tests register stand-ins). */
   jobs?: JobDefinition[];
   workerTimings?: { heartbeatMs?: number; staleAfterSeconds?: number; recoveryIntervalMs?: number; abortPollMs?: number; sweepIntervalMs?: number };
+  /**
+   * Image and enrichment worker pools the caller made for this config and closes itself: the servers a test process
+   * starts one after another share them, so each thread loads its models once instead of once per server.
+   */
+  pools?: SharedPools;
 }
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -71,7 +76,7 @@ async function closeHttp(app: FastifyInstance): Promise<void> {
 export async function startLoupe(config: Config, options: StartOptions = {}): Promise<Loupe> {
   const log = options.log ?? createLogger(config);
   if (config.role !== 'worker') await assertPortFree(config.host, config.port);
-  const container = await createContainer(config, log, 'server');
+  const container = await createContainer(config, log, 'server', options.pools);
   let jobs: ReturnType<typeof checkRegistry>;
   try {
     jobs = checkRegistry(declaredJobs(container.jobDeps, options.jobs));

@@ -17,6 +17,9 @@ export default async function prepareCluster(): Promise<() => void> {
   const database = await openDatabase({ databaseUrl: null, dataDir: dir, owner: 'server' }, pino({ level: 'silent' }));
   try {
     await installQueueSchema(database.pool);
+    // A throwaway cluster: no test outlives an operating-system crash, and a process killed mid-test loses nothing
+    // without fsync either (its writes are in the page cache), so commits and checkpoints need not wait for the disk.
+    await database.pool.query('alter system set fsync = off');
   } finally {
     await database.close();
   }

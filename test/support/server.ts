@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { loadConfig } from '../../src/config.js';
+import { ImageWorkerPool } from '../../src/adapters/media/image-workers.js';
+import { createEnrichmentPool } from '../../src/adapters/models/enrichment/index.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { SharedPools } from '../../src/container.js';
 import type { JobDefinition } from '../../src/jobs/registry.js';
 import { signClientToken } from '../../src/modules/auth/auth.service.js';
 import { type Loupe, startLoupe } from '../../src/server.js';
@@ -49,6 +52,26 @@ export function seededDataDir(): string {
   return dir;
 }
 
+/**
+ * The worker pools of this test process, one set per config shape: each thread loads its models on its first image
+ * (seconds), and the files a test worker runs one after another (isolate: false) would each load them again. Idle
+ * threads do not keep the process alive.
+ */
+const pools = new Map<string, SharedPools>();
+function sharedPools(config: Config): SharedPools {
+  const shape = `${config.media.concurrency}:${config.enrichment.threads}:${config.embeddingInputSize}`;
+  let shared = pools.get(shape);
+  if (!shared) {
+    const { embeddingInputSize } = config;
+    shared = {
+      images: new ImageWorkerPool(config.media.concurrency, { embeddingInputSize }),
+      enrichment: createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize }),
+    };
+    pools.set(shape, shared);
+  }
+  return shared;
+}
+
 /** Starts the real server (embedded PostgreSQL, worker, HTTP on a free port) in this process. */
 export async function startTestServer(options: { jobs?: JobDefinition[]; env?: Record<string, string>; dataDir?: string; log?: Logger } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? seededDataDir();
@@ -66,6 +89,7 @@ export async function startTestServer(options: { jobs?: JobDefinition[]; env?: R
   const loupe = await startLoupe(config, {
     log: options.log,
     jobs: options.jobs,
+    pools: sharedPools(config),
     workerTimings: { heartbeatMs: 500, staleAfterSeconds: 3, recoveryIntervalMs: 1_000, abortPollMs: 50, sweepIntervalMs: 300 },
   });
   const url = loupe.url!;
