@@ -32,13 +32,8 @@ export function uploadStateDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export function readConfig(file: string): StoredConfig | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+  const text = readIfExists(file);
+  if (text === null) return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -90,4 +85,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     apiSecret: env.LOUPE_API_SECRET || stored?.api_secret,
     configPath: file,
   };
+}
+
+/** A file's text, or null when it does not exist. */
+export function readIfExists(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
 }

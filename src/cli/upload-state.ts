@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { UploadState } from '../../sdk/src/index.js';
-import { writePrivateJson } from './config.js';
+import { readIfExists, writePrivateJson } from './config.js';
 import { UsageError } from './exit-codes.js';
 
 /** An upload of `datasets create` that has not reached process_files: enough to resume it with `datasets resume`. */
@@ -25,13 +25,8 @@ export class UploadStateFiles {
 
   load(datasetId: string): SavedUpload | null {
     const file = this.path(datasetId);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
+    const text = readIfExists(file);
+    if (text === null) return null;
     const saved = JSON.parse(text) as SavedUpload;
     if (typeof saved?.folder !== 'string' || saved.state?.datasetId !== datasetId || !Array.isArray(saved.state.sent)) {
       throw new Error(`${file} is not an upload state file of dataset ${datasetId}`);

@@ -1,5 +1,6 @@
 import { type KeyObject, createHash, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
-import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import { signToken } from '../../../sdk/src/auth.js';
 import type { KeyBox } from '../../adapters/secrets/key-box.js';
 import { errors } from '../../core/errors.js';
 import { AuthFailures, type FailureSubject } from './auth-failures.js';
@@ -243,15 +244,9 @@ export class AuthService {
   }
 }
 
+/** A client token as SDK clients sign it (the SDK's own signer: one definition of the format). */
 export function signClientToken(apiKey: string, apiSecret: string, ttlSeconds: number): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: apiKey })
-    .setSubject(apiKey)
-    .setIssuer('sdk')
-    .setIssuedAt(now)
-    .setExpirationTime(now + ttlSeconds)
-    .sign(new TextEncoder().encode(apiSecret));
+  return signToken(apiKey, apiSecret, ttlSeconds);
 }
 
 /** The api_key a token names, read without verifying it (only to count its failures). */
