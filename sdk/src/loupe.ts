@@ -5,7 +5,7 @@ import { type LoupeOptions, Transport, unwrap } from './client.js';
 import { exploreQuery } from './explore.js';
 import { type DownloadOptions, type StartExportOptions, downloadExport, startExport } from './exports.js';
 import { byOffset, byPageNumber } from './paging.js';
-import type { UploadProgress } from './progress.js';
+import { ProgressMeter, type UploadProgress } from './progress.js';
 import { type NotificationStreamOptions, type StreamEvent, notificationStream } from './sse.js';
 import type { Cluster, Dataset, EnrichmentModel, ExplorePage, ExploreQuery, ExportStatus, Me, Media, MediaDetail, Notification, Share, Snapshot, Task, TaskFilters, paths } from './types.js';
 import { type CreateDatasetOptions, type UploadState, mediaForm, sendAddMedia, taskIdOf, uploadDataset } from './uploads.js';
@@ -18,6 +18,11 @@ export interface AddMediaOptions extends Wait {
   reindex?: boolean;
   onProgress?: (p: UploadProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Most files per add_media request: the server's MAX_FILES_PER_REQUEST (default 500). A larger folder goes as
+   * several requests, each its own MEDIA_ADDITION task, each awaited before the next (the dataset is READ ONLY meanwhile).
+   */
+  filesPerRequest?: number;
 }
 export type ExportOptions = StartExportOptions & DownloadOptions & { path: string; wait?: WaitOptions };
 
@@ -81,9 +86,23 @@ export class Loupe {
 
   // adding media: each call is one MEDIA_ADDITION task, named by the 202's Location header
 
-  async addMedia(id: string, folderOrFiles: string | string[], options: AddMediaOptions = {}): Promise<{ taskId: string | null; dataset?: Dataset }> {
-    const files = await collectMedia(folderOrFiles);
-    return this.afterAddMedia(id, await sendAddMedia(this.t, id, { files }, options), options);
+  async addMedia(id: string, folderOrFiles: string | string[], options: AddMediaOptions = {}): Promise<{ taskId: string | null; taskIds: string[]; dataset?: Dataset }> {
+    const walk = await collectMedia(folderOrFiles);
+    const perRequest = Math.max(1, options.filesPerRequest ?? 500);
+    const meter = new ProgressMeter(walk.files.length, walk.files.reduce((n, f) => n + f.size, 0), walk.skipped.length, undefined, options.onProgress);
+    const parts: (typeof walk.files)[] = [];
+    for (let i = 0; i < Math.max(walk.files.length, 1); i += perRequest) parts.push(walk.files.slice(i, i + perRequest));
+    const taskIds: string[] = [];
+    for (const part of parts.slice(0, -1)) {
+      // Every request but the last is awaited before the next: the dataset refuses another while its task runs.
+      const taskId = await sendAddMedia(this.t, id, { files: { ...walk, files: part } }, { signal: options.signal, meter });
+      if (!taskId) throw new Error('add_media answered without the Location of its task');
+      taskIds.push(taskId);
+      await this.waitForTask(taskId, { signal: options.signal });
+    }
+    const taskId = await sendAddMedia(this.t, id, { files: { ...walk, files: parts.at(-1)! } }, { ...options, meter });
+    if (taskId) taskIds.push(taskId);
+    return { ...(await this.afterAddMedia(id, taskId, options)), taskIds };
   }
 
   async addMediaFromArchive(id: string, archivePath: string, options: AddMediaOptions = {}): Promise<{ taskId: string | null; dataset?: Dataset }> {

@@ -121,7 +121,7 @@ export async function sendAddMedia(
   t: Transport,
   datasetId: string,
   source: AddMediaSource,
-  options: { reindex?: boolean; onProgress?: (p: UploadProgress) => void; signal?: AbortSignal },
+  options: { reindex?: boolean; onProgress?: (p: UploadProgress) => void; signal?: AbortSignal; meter?: ProgressMeter },
 ): Promise<string | null> {
   const fields: Record<string, string> = options.reindex ? { auto_reindex: 'true' } : {};
   let files: MediaFile[] = [];
@@ -132,8 +132,9 @@ export async function sendAddMedia(
     files = [{ path: path.resolve(source.archive), relative: path.basename(source.archive), size: fs.statSync(source.archive).size }];
   } else if (source.s3Uri) fields.s3_uri = source.s3Uri;
   if (source.files && files.length === 0) throw new Error(`no image or video files found (${source.files.skipped.length} skipped)`);
-  const meter = new ProgressMeter(files.length, sum(files), source.files?.skipped.length ?? 0, undefined, options.onProgress);
-  if (files.length) meter.emit();
+  // One meter may span several requests of a folder (Loupe.addMedia), so the caller's bar runs once from 0 to all.
+  const meter = options.meter ?? new ProgressMeter(files.length, sum(files), source.files?.skipped.length ?? 0, undefined, options.onProgress);
+  if (files.length && meter.filesDone === 0) meter.emit();
   const headers: Record<string, string> = {};
   const response = await t.send('POST', `/api/v1/dataset/${datasetId}/add_media`, { body: countedBody(files, field, fields, meter, headers), headers, signal: options.signal, mode: 'unsent' });
   await response.body?.cancel().catch(() => {});
