@@ -48,7 +48,8 @@ async function download(fileName: string): Promise<Buffer> {
 describe('web app: exports tab', () => {
   it('starts a Parquet export with images, follows it to COMPLETED and downloads the ZIP', async () => {
     await page.getByRole('heading', { name: 'Exports', level: 2 }).waitFor();
-    expect(await page.getByLabel('File name').inputValue()).toBe('pets-export');
+    // The suggestion comes from the dataset's name, which may answer after the heading is drawn.
+    await expect.poll(() => page.getByLabel('File name').inputValue(), { timeout: 10_000 }).toBe('pets-export');
     await startExport('pets-parquet', 'Parquet', true);
     const entries = await readZip(await download('pets-parquet'));
     expect(entries.has('metadata.parquet')).toBe(true);
