@@ -52,14 +52,32 @@ class UploadsApi:
         dataset = self.wait_for_dataset(dataset_id, timeout=timeout) if wait else self.dataset(dataset_id)
         return {**dataset, "task_id": started["task_id"], "skipped": len(skipped)}
 
-    def add_media(self, dataset_id, folder, wait=True, auto_reindex=False, progress=None, timeout=600.0):
-        """Adds a folder's media as one batch (one MEDIA_ADDITION task): {task_id, dataset, skipped}."""
+    def add_media(self, dataset_id, folder, wait=True, auto_reindex=False, progress=None, timeout=600.0, files_per_request=500):
+        """Adds a folder's media: {task_id, task_ids, dataset, skipped}.
+
+        Each add_media request is one MEDIA_ADDITION task. A folder over files_per_request files (the server's
+        MAX_FILES_PER_REQUEST, default 500) goes as several requests, each task awaited before the next, since the
+        dataset refuses another while one runs; task_id is the last, and auto_reindex applies to the last.
+        """
         files, skipped = _media_of(folder)
         meter = UploadProgress(files, len(skipped), progress)
+        per_request = max(1, files_per_request)
+        parts = [files[i:i + per_request] for i in range(0, len(files), per_request)]
+        task_ids = []
+        for part in parts[:-1]:
+            body = MultipartBody([], [("files", f["path"], f["relative"]) for f in part], on_file=meter.file_sent)
+            response = self.transport.request("POST", f"{dataset_path(dataset_id)}/add_media", body=body)
+            task_id = task_id_from(response)
+            if not task_id:
+                raise LoupeError(0, "add_media answered without the Location of its task")
+            task_ids.append(task_id)
+            self.wait_for_task(task_id, timeout=timeout)
         fields = [("auto_reindex", "true")] if auto_reindex else []
-        body = MultipartBody(fields, [("files", f["path"], f["relative"]) for f in files], on_file=meter.file_sent)
+        body = MultipartBody(fields, [("files", f["path"], f["relative"]) for f in parts[-1]], on_file=meter.file_sent)
         result = self._start_media_addition(dataset_id, body, wait, timeout)
-        return {**result, "skipped": len(skipped)}
+        if result["task_id"]:
+            task_ids.append(result["task_id"])
+        return {**result, "task_ids": task_ids, "skipped": len(skipped)}
 
     def add_media_archive(self, dataset_id, archive_path, wait=True, auto_reindex=False, timeout=600.0):
         """Adds the media of a .zip, .tar or .tar.gz archive as one batch: {task_id, dataset}."""
