@@ -24,7 +24,7 @@ export function addMediaCommands(program: Command): void {
   withJson(
     program
       .command('add-media')
-      .description('add images or videos to an indexed dataset: a folder (recursive), an archive or an S3 folder/manifest; one MEDIA_ADDITION task')
+      .description('add images or videos to an indexed dataset: a folder (recursive), an archive or an S3 folder/manifest; one MEDIA_ADDITION task (a folder: one per 500 files, in turn)')
       .argument('<dataset_id>')
       .argument('[dir]', 'a folder to upload')
       .option('--archive <file>', 'a .zip, .tar or .tar.gz archive to upload instead')
