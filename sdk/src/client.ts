@@ -95,14 +95,7 @@ export class Transport {
       if (body instanceof ReadableStream) init.duplex = 'half';
       return this.fetchImpl(url, init);
     };
-    const retry = { retries: this.retries, baseDelayMs: this.retryBaseDelayMs, signal: options.signal };
-    let response = await withRetries(attempt, mode, retry);
-    // A refused token was refused before anything was done: signing a new one and sending again is safe for every route.
-    if (response.status === 401 && used !== null && this.tokens.canRefresh) {
-      await response.body?.cancel().catch(() => {});
-      this.tokens.invalidate(used);
-      response = await withRetries(attempt, mode, retry);
-    }
+    const response = await this.withFreshToken(attempt, () => used, mode, options.signal);
     if (!response.ok) throw await errorFromResponse(response, method, path);
     return response;
   }
@@ -116,6 +109,20 @@ export class Transport {
     });
     const text = await response.text();
     return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /**
+   * withRetries, then once more with a newly signed token when the one used was refused: a 401 comes before anything
+   * was done, so sending again is safe for every route.
+   */
+  private async withFreshToken(attempt: () => Promise<Response>, used: () => string | null, mode: RetryMode, signal?: AbortSignal, first?: Outcome): Promise<Response> {
+    const retry = { retries: this.retries, baseDelayMs: this.retryBaseDelayMs, signal };
+    const response = await withRetries(attempt, mode, retry, first);
+    const token = used();
+    if (response.status !== 401 || token === null || !this.tokens.canRefresh) return response;
+    await response.body?.cancel().catch(() => {});
+    this.tokens.invalidate(token);
+    return withRetries(attempt, mode, retry);
   }
 
   private async authorize(headers: Headers): Promise<string | null> {
@@ -140,14 +147,7 @@ export class Transport {
         used = await this.authorize(request.headers);
         return this.fetchImpl(request);
       };
-      const retry = { retries: this.retries, baseDelayMs: this.retryBaseDelayMs, signal: copy.signal };
-      let response = await withRetries(attempt, retryModeFor(copy.method, path), retry, first);
-      if (response.status === 401 && used !== null && this.tokens.canRefresh) {
-        await response.body?.cancel().catch(() => {});
-        this.tokens.invalidate(used);
-        response = await withRetries(attempt, retryModeFor(copy.method, path), retry);
-      }
-      return response;
+      return this.withFreshToken(attempt, () => used, retryModeFor(copy.method, path), copy.signal, first);
     };
     return {
       onRequest: async ({ request, id }) => {
