@@ -63,18 +63,14 @@ class UploadsApi:
         meter = UploadProgress(files, len(skipped), progress)
         per_request = max(1, files_per_request)
         parts = [files[i:i + per_request] for i in range(0, len(files), per_request)]
+        form = lambda part, fields: MultipartBody(fields, [("files", f["path"], f["relative"]) for f in part], on_file=meter.file_sent)
         task_ids = []
         for part in parts[:-1]:
-            body = MultipartBody([], [("files", f["path"], f["relative"]) for f in part], on_file=meter.file_sent)
-            response = self.transport.request("POST", f"{dataset_path(dataset_id)}/add_media", body=body)
-            task_id = task_id_from(response)
+            task_id = self._start_media_addition(dataset_id, form(part, []), True, timeout)["task_id"]
             if not task_id:
                 raise LoupeError(0, "add_media answered without the Location of its task")
             task_ids.append(task_id)
-            self.wait_for_task(task_id, timeout=timeout)
-        fields = [("auto_reindex", "true")] if auto_reindex else []
-        body = MultipartBody(fields, [("files", f["path"], f["relative"]) for f in parts[-1]], on_file=meter.file_sent)
-        result = self._start_media_addition(dataset_id, body, wait, timeout)
+        result = self._start_media_addition(dataset_id, form(parts[-1], [("auto_reindex", "true")] if auto_reindex else []), wait, timeout)
         if result["task_id"]:
             task_ids.append(result["task_id"])
         return {**result, "task_ids": task_ids, "skipped": len(skipped)}
