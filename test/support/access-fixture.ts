@@ -15,6 +15,8 @@ export interface AccessFixture {
   /** The READY dataset, shared with the viewer (POST share) and the editor (PUT invite, role editor). */
   datasetId: string;
   datasetName: string;
+  /** A READY dataset of the stranger's own, for calls that name the owner's objects under it. */
+  strangerDatasetId: string;
   /** An empty dataset still being created, shared the same way: for the upload routes, and the one DELETE removes. */
   draftId: string;
   /** Open transactions of the draft: one holding nothing (process_files refuses it), one to upload into. */
@@ -53,10 +55,14 @@ async function grantBoth(server: TestServer, owner: TestUser, datasetId: string,
 
 /** Builds the fixture through the API the way clients do; only the notification is written straight to the database. */
 export async function buildAccessFixture(server: TestServer): Promise<AccessFixture> {
-  const [stranger, viewer, editor, owner, invitee, revokee] = await Promise.all(Array.from({ length: 6 }, () => server.createUser()));
+  const newUser = () => server.createUser();
+  const [stranger, viewer, editor, owner, invitee, revokee] = await Promise.all([newUser(), newUser(), newUser(), newUser(), newUser(), newUser()]);
   const datasetName = `access-matrix-${uniqueEmail('dataset')}`;
-  const created = await createDataset(server, owner, datasetName, [[photo('dog.jpg'), photo('chelsea.png')]]);
-  if (created.dataset.status_new !== 'READY') throw new Error(`dataset ended ${created.dataset.status_new}`);
+  const [created, strangers] = await Promise.all([
+    createDataset(server, owner, datasetName, [[photo('dog.jpg'), photo('chelsea.png')]]),
+    createDataset(server, stranger, 'the stranger\'s own', [[photo('person.jpg')]]),
+  ]);
+  for (const { dataset } of [created, strangers]) if (dataset.status_new !== 'READY') throw new Error(`dataset ended ${dataset.status_new}`);
   const { datasetId, taskId } = created;
   const ds = `/api/v1/dataset/${datasetId}`;
   await grantBoth(server, owner, datasetId, viewer, editor);
@@ -94,6 +100,7 @@ export async function buildAccessFixture(server: TestServer): Promise<AccessFixt
     users: { stranger, viewer, editor, owner, invitee, revokee },
     datasetId,
     datasetName,
+    strangerDatasetId: strangers.datasetId,
     draftId,
     emptyTransId,
     uploadTransId,
