@@ -26,6 +26,7 @@ export async function openInstanceDatabase(config: Config, log: Logger, create: 
   const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, 'cli', log, config.dbSharedBuffersMb);
   const pool = new pg.Pool({ ...(embedded ? embedded.poolConfig : { connectionString: config.databaseUrl! }), max: 2 });
   pool.on('error', (err) => log.debug({ err }, 'idle database connection failed'));
+  pool.on('connect', (client) => client.on('error', (err) => log.debug({ err }, 'database connection failed')));
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) }) as Db;
   return {
     pool,

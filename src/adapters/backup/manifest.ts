@@ -73,10 +73,7 @@ export async function readManifest(dir: string): Promise<Manifest> {
   if (manifest?.format !== BACKUP_FORMAT) {
     throw new BackupInvalidError(`${path.resolve(dir)} holds a backup of format ${JSON.stringify(manifest?.format)}; this Loupe reads ${BACKUP_FORMAT}`);
   }
-  for (const entry of [...manifest.tables, manifest.queue, manifest.blobs]) {
-    // The names come from a file anyone could edit: never a path outside the backup.
-    if (path.isAbsolute(entry.file) || entry.file.split(/[\\/]/).includes('..')) throw new BackupInvalidError(`${MANIFEST_FILE} names a file outside the backup: ${entry.file}`);
-  }
+  checkNames(manifest);
   return manifest;
 }
 
@@ -91,4 +88,25 @@ export async function writeManifest(dir: string, manifest: Manifest): Promise<vo
     await handle.close();
   }
   await fs.rename(temp, path.join(dir, MANIFEST_FILE));
+}
+
+const TABLE_NAME = /^public\.[a-z_][a-z0-9_]*$/;
+const PARTITION_BOUND = /^FOR VALUES IN \('[0-9a-f-]{36}'\)$/;
+
+/**
+ * The manifest's names go into SQL and paths, and it is a file anyone could edit: only plain table names, the
+ * partition bounds Loupe makes (one version id) and files inside the backup pass.
+ */
+function checkNames(manifest: Manifest): void {
+  const refuse = (what: string) => {
+    throw new BackupInvalidError(`${MANIFEST_FILE} is not one Loupe writes: ${what}`);
+  };
+  for (const entry of [...manifest.tables, manifest.queue, manifest.blobs]) {
+    if (path.isAbsolute(entry.file) || entry.file.split(/[\\/]/).includes('..')) refuse(`a file outside the backup, ${entry.file}`);
+  }
+  for (const table of manifest.tables) {
+    if (!TABLE_NAME.test(table.table)) refuse(`table ${table.table}`);
+    if (table.partition && (!TABLE_NAME.test(table.partition.parent) || !PARTITION_BOUND.test(table.partition.bound))) refuse(`partition ${table.table}`);
+  }
+  for (const sequence of manifest.sequences) if (!TABLE_NAME.test(sequence.sequence)) refuse(`sequence ${sequence.sequence}`);
 }

@@ -86,5 +86,6 @@ export function backupCommands(program: Command): void {
       const summary = { data_dir: config.dataDir, tables: manifest.tables.length, rows, jobs, blobs: manifest.blobs.count, migration: manifest.migrations.at(-1), backed_up_at: manifest.created_at };
       print(summary, Boolean(opts.json), `restored ${summary.tables} tables (${rows} rows), ${jobs} waiting jobs and ${summary.blobs} blobs, as of ${manifest.created_at}, into ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}`);
       if (manifest.secret_key === 'environment') note('the backed-up server took its key from LOUPE_SECRET_KEY: start the restored one with the same LOUPE_SECRET_KEY');
+      else if (config.secretKey) note('LOUPE_SECRET_KEY is set, so the restored server will not use the backup\'s secret.key (now in DATA_DIR): unset it, or API secrets will not verify');
     });
 }
