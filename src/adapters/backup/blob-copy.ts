@@ -45,7 +45,10 @@ async function forEachParallel(items: AsyncIterator<string>, work: (hash: string
       }
     }
   };
-  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  // Every worker ends before the first failure is thrown: the caller's cleanup must not race a copy still writing.
+  const settled = await Promise.allSettled(Array.from({ length: PARALLEL }, worker));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 export interface BlobProgress {

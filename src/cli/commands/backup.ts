@@ -13,20 +13,23 @@ async function instance() {
 }
 
 /** One bar per phase (database, then blobs) on a terminal; nothing elsewhere. */
-async function phaseBars(json: boolean) {
-  const bars = new Map<string, Awaited<ReturnType<typeof statusBar>>>();
+function phaseBars(json: boolean) {
   const enabled = barsWanted(json);
+  // Promises, set at once: progress comes faster than cli-progress loads.
+  const bars = new Map<string, ReturnType<typeof statusBar>>();
+  let last: ReturnType<typeof statusBar> | null = null;
   return {
-    async update(p: BackupProgress) {
+    update(p: BackupProgress) {
       let bar = bars.get(p.phase);
       if (!bar) {
-        for (const other of bars.values()) other.stop();
-        bar = await statusBar(enabled, p.phase);
+        const previous = last;
+        bar = previous ? previous.then((b) => (b.stop(), statusBar(enabled, p.phase))) : statusBar(enabled, p.phase);
         bars.set(p.phase, bar);
+        last = bar;
       }
-      bar.update(p.total ? (100 * p.done) / p.total : null, `${p.done}/${p.total ?? '?'} ${p.detail}`);
+      void bar.then((b) => b.update(p.total ? (100 * p.done) / p.total : null, `${p.done}/${p.total ?? '?'} ${p.detail}`));
     },
-    stop: () => bars.forEach((bar) => bar.stop()),
+    stop: async () => (await last)?.stop(),
   };
 }
 
@@ -53,10 +56,10 @@ export function backupCommands(program: Command): void {
     .action(async (dir: string, opts: { json?: boolean }) => {
       const { config, log } = await instance();
       const { backupInstance } = await import('../../modules/backup/backup.service.js');
-      const bars = await phaseBars(Boolean(opts.json));
+      const bars = phaseBars(Boolean(opts.json));
       const manifest = await refusalsAsConflicts(() =>
         withInterrupt('interrupted: the backup folder was emptied again', (signal) =>
-          backupInstance({ config, dir, log, signal, progress: (p) => void bars.update(p) }).finally(() => bars.stop()),
+          backupInstance({ config, dir, log, signal, progress: bars.update }).finally(bars.stop),
         ),
       );
       const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
@@ -76,10 +79,10 @@ export function backupCommands(program: Command): void {
     .action(async (dir: string, opts: { json?: boolean }) => {
       const { config, log } = await instance();
       const { restoreInstance } = await import('../../modules/backup/restore.service.js');
-      const bars = await phaseBars(Boolean(opts.json));
+      const bars = phaseBars(Boolean(opts.json));
       const { manifest, jobs } = await refusalsAsConflicts(() =>
         withInterrupt('interrupted: DATA_DIR was emptied again; run the restore again', (signal) =>
-          restoreInstance({ config, dir, log, signal, progress: (p) => void bars.update(p) }).finally(() => bars.stop()),
+          restoreInstance({ config, dir, log, signal, progress: bars.update }).finally(bars.stop),
         ),
       );
       const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);

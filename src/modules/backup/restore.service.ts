@@ -46,8 +46,12 @@ export async function restoreInstance({ config, dir, log, progress = () => {}, s
   if (!(await claimEmptyDir(dataDir))) throw new TargetNotEmptyError(`DATA_DIR ${dataDir} is not empty: restore only into an empty DATA_DIR (or a new path)`);
   let database: InstanceDatabase | null = null;
   try {
-    database = await openInstanceDatabase(config, log, true);
-    await refuseUsedDatabase(database);
+    // An external database must be empty before anything is written; an embedded one is, in an empty DATA_DIR, and
+    // starts only once the blobs checked out (a damaged backup is refused before a cluster is made).
+    if (config.databaseUrl) {
+      database = await openInstanceDatabase(config, log, true);
+      await refuseUsedDatabase(database);
+    }
     const list = path.join(root, manifest.blobs.file);
     const listed = await hashFile(list);
     if (listed.sha256 !== manifest.blobs.sha256) throw new BackupInvalidError(`${list} is damaged: its bytes hash to ${listed.sha256}, the backup recorded ${manifest.blobs.sha256}`);
@@ -55,6 +59,7 @@ export async function restoreInstance({ config, dir, log, progress = () => {}, s
     await putBlobsBack(store, list, path.join(root, BLOBS_DIR), (done) => {
       progress({ phase: 'blobs', done: done.count, total: manifest.blobs.count, detail: `${(done.bytes / 1e6).toFixed(1)} MB` });
     }, signal);
+    database ??= await openInstanceDatabase(config, log, true);
     await migrateUpTo(database.db, manifest.migrations.at(-1)!);
     await installQueueSchema(database.pool);
     const jobs = await loadTables(database, root, manifest, progress, signal);
