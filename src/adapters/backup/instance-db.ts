@@ -33,6 +33,8 @@ export async function openInstanceDatabase(config: Config, log: Logger, create: 
     db,
     close: async () => {
       await db.destroy();
+      // Kysely ends the pool only where it used it; a pool left open keeps the process alive for its idle timeout.
+      if (!pool.ending && !pool.ended) await pool.end();
       await embedded?.stop();
     },
   };
