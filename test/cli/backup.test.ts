@@ -192,7 +192,7 @@ describe('loupe backup and restore', () => {
     const manifestBlobs = fs.readFileSync(path.join(backupDir, 'blobs.txt'), 'utf8').trim().split('\n');
     const victim = blobPath(path.join(backupDir, 'blobs'), manifestBlobs[0]!);
     const bytes = fs.readFileSync(victim);
-    bytes[bytes.length >> 1] ^= 0xff;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length >> 1) ^ 0xff, bytes.length >> 1);
     fs.writeFileSync(victim, bytes);
     const target = tempDataDir();
     await expect(loupe(['restore', backupDir], target)).rejects.toMatchObject({

@@ -30,7 +30,8 @@ export interface RestoreResult {
  * Restores a backup into an empty DATA_DIR (or an empty DATABASE_URL database and any BLOB_URL): the blobs first,
  * each checked by the store's own hash, then the schema migrated up to the backup's and every table loaded in one
  * transaction, each file checked against the manifest, every foreign key checked at the end. On failure the
- * DATA_DIR is emptied again and the database holds nothing of it, so the restore can simply run again.
+ * DATA_DIR is emptied again, so the restore can simply run again (a DATABASE_URL database keeps the migrated, empty
+ * tables: the message says to drop them).
  */
 export async function restoreInstance({ config, dir, log, progress = () => {}, signal }: RestoreOptions): Promise<RestoreResult> {
   const root = path.resolve(dir);
@@ -45,6 +46,7 @@ export async function restoreInstance({ config, dir, log, progress = () => {}, s
   const dataDir = path.resolve(config.dataDir);
   if (!(await claimEmptyDir(dataDir))) throw new TargetNotEmptyError(`DATA_DIR ${dataDir} is not empty: restore only into an empty DATA_DIR (or a new path)`);
   let database: InstanceDatabase | null = null;
+  let tablesMade = false;
   try {
     // An external database must be empty before anything is written; an embedded one is, in an empty DATA_DIR, and
     // starts only once the blobs checked out (a damaged backup is refused before a cluster is made).
@@ -60,6 +62,7 @@ export async function restoreInstance({ config, dir, log, progress = () => {}, s
       progress({ phase: 'blobs', done: done.count, total: manifest.blobs.count, detail: `${(done.bytes / 1e6).toFixed(1)} MB` });
     }, signal);
     database ??= await openInstanceDatabase(config, log, true);
+    tablesMade = true;
     await migrateUpTo(database.db, manifest.migrations.at(-1)!);
     await installQueueSchema(database.pool);
     const jobs = await loadTables(database, root, manifest, progress, signal);
@@ -69,6 +72,9 @@ export async function restoreInstance({ config, dir, log, progress = () => {}, s
     await database?.close().catch(() => {});
     database = null;
     if (!config.databaseUrl) await emptyDir(dataDir);
+    else if (tablesMade && err instanceof Error) {
+      err.message += '\nThe database of DATABASE_URL keeps the empty tables the restore made: drop them (schemas public, graphile_worker, import_staging) before restoring again';
+    }
     throw err;
   } finally {
     await database?.close();
