@@ -58,6 +58,21 @@ function withoutSignedUrls(body: unknown): unknown {
   );
 }
 
+/**
+ * A field set (a partition of field_sets the application makes, not a migration) for the dataset's head, as an import
+ * of 50,000 rows or more writes one (version-annotations.ts writeSet): a restore must make the table again.
+ */
+async function makeFieldSet(server: TestServer, id: string, mediaIds: string[]): Promise<void> {
+  const pool = server.loupe.container.database.pool;
+  const { rows: [head] } = await pool.query<{ id: string }>('select head_version_id as id from datasets where id = $1', [id]);
+  const table = `field_sets_${head!.id.replaceAll('-', '')}`;
+  await pool.query(`create table ${table} (version_id, media_id, custom_fields) as
+    select $1::uuid, m, jsonb_build_object('mood', 'calm') from unnest($2::uuid[]) m`, [head!.id, mediaIds]);
+  await pool.query(`alter table ${table} alter version_id set not null, alter media_id set not null, alter custom_fields set not null,
+    add primary key (media_id, version_id)`);
+  await pool.query(`alter table field_sets attach partition ${table} for values in ('${head!.id}')`);
+}
+
 const API_ROUTES = () => [
   '/api/v1/datasets',
   `/api/v1/dataset/${datasetId}`,
@@ -104,6 +119,8 @@ beforeAll(async () => {
     return rows[0].n === 0 ? true : undefined;
   }, 20_000, 'tasks ended');
 
+  await makeFieldSet(source, datasetId, media.map((m) => m.media_id));
+
   // Users are created while the backup runs: the backup holds each whole (with its key) or not at all.
   let backingUp = true;
   usersDuringBackup = [];
@@ -138,6 +155,9 @@ describe('loupe backup and restore', () => {
     expect(manifest.tables.map((t: { table: string }) => t.table)).toEqual(expect.arrayContaining(['public.datasets', 'public.snapshots', 'public.saved_views', 'public.media']));
     // Blobs are the original photos, their thumbnails and previews, the index: more than the three originals.
     expect(manifest.blobs.count).toBeGreaterThan(3);
+    expect(manifest.tables.filter((t: { partition?: unknown }) => t.partition)).toEqual([
+      expect.objectContaining({ rows: 3, partition: { parent: 'public.field_sets', bound: expect.stringMatching(/^FOR VALUES IN \('[0-9a-f-]{36}'\)$/) } }),
+    ]);
     expect(fs.existsSync(path.join(backupDir, 'secret.key'))).toBe(true);
   });
 
