@@ -7,6 +7,9 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, conflict: 4, int
 /** Wrong use of the command line that commander cannot see (two sources at once, a missing --yes). */
 export class UsageError extends Error {}
 
+/** Refused because of a state on disk or in the database (a non-empty DATA_DIR for a restore); nothing was changed. */
+export class ConflictError extends Error {}
+
 /** Ctrl-C (or SIGTERM) during an operation; the message says how to go on. */
 export class InterruptedError extends Error {}
 
@@ -14,6 +17,7 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   if (err instanceof UsageError) return EXIT.usage;
   if (err instanceof InterruptedError) return EXIT.interrupted;
+  if (err instanceof ConflictError) return EXIT.conflict;
   if (err instanceof LoupeError) {
     if (err.status === 404) return EXIT.notFound;
     if (err.status === 409) return EXIT.conflict;

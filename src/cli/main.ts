@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { addMediaCommands } from './commands/add-media.js';
 import { adminCommands } from './commands/admin.js';
 import { authCommands } from './commands/auth.js';
+import { backupCommands } from './commands/backup.js';
 import { datasetsCommands } from './commands/datasets.js';
 import { enrichCommands } from './commands/enrich.js';
 import { exploreCommands } from './commands/explore.js';
@@ -16,7 +17,7 @@ const program = new Command('loupe')
   .description(
     'Loupe from the command line.\n' +
       'Data commands talk to a server over HTTP: `loupe login` first, or set LOUPE_URL, LOUPE_API_KEY, LOUPE_API_SECRET.\n' +
-      'Admin commands (user, key, token) open the server\'s database: DATA_DIR (default ./data) or DATABASE_URL.\n' +
+      'Admin commands (user, key, token, backup, restore) open the server\'s database: DATA_DIR (default ./data) or DATABASE_URL.\n' +
       'Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 130 interrupted.',
   )
   // Usage errors exit 2 through the catch below rather than commander's process.exit(1).
@@ -33,6 +34,7 @@ enrichCommands(program);
 tasksCommands(program);
 notificationsCommands(program);
 adminCommands(program);
+backupCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -62,9 +62,20 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
+const migrator = (db: Kysely<any>) => new Migrator({ db, provider, migrationTableName: 'loupe_migrations', migrationLockTableName: 'loupe_migrations_lock' });
+
+/** Every migration this code knows, oldest first. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, migrationTableName: 'loupe_migrations', migrationLockTableName: 'loupe_migrations_lock' });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migrator(db).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Migrates an empty or older database up to `name` and no further (a restore loads a dump made at that schema). */
+export async function migrateUpTo(db: Kysely<any>, name: string): Promise<string[]> {
+  const { error, results } = await migrator(db).migrateTo(name);
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

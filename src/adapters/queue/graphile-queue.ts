@@ -111,3 +111,25 @@ function graphileLogger(log: Logger, isStop: (err: unknown) => boolean): Graphil
     else child.debug(fields, message);
   });
 }
+
+/**
+ * The queue's jobs as a backup keeps them, one row each, for COPY ... TO: name, payload, queue, run time, the attempts
+ * it has left (a job that has none can never run again and is left out), key, priority, flags. Locks are not kept: a
+ * restored instance is one whose workers all stopped, and restart recovery decides per task whether it resumes.
+ */
+export const QUEUE_BACKUP_COLUMNS = ['task_identifier', 'payload', 'queue_name', 'run_at', 'attempts_left', 'key', 'priority', 'flags'] as const;
+export const QUEUE_BACKUP_QUERY = `select t.identifier as task_identifier, j.payload, q.queue_name, j.run_at, j.max_attempts - j.attempts as attempts_left,
+    j.key, j.priority, array(select jsonb_object_keys(coalesce(j.flags, '{}'::jsonb))) as flags
+  from graphile_worker._private_jobs j
+  join graphile_worker._private_tasks t on t.id = j.task_id
+  left join graphile_worker._private_job_queues q on q.id = j.job_queue_id
+  where j.attempts < j.max_attempts
+  order by j.id`;
+export const QUEUE_BACKUP_TABLE_DDL = `(task_identifier text, payload json, queue_name text, run_at timestamptz, attempts_left int, key text, priority int, flags text[])`;
+
+/** Queues again, through add_job, the jobs a backup kept (QUEUE_BACKUP_QUERY), loaded into `table`; returns how many. */
+export async function requeueBackedUpJobs(client: pg.ClientBase, table: string): Promise<number> {
+  const result = await client.query(`select count(graphile_worker.add_job(task_identifier, payload, queue_name, run_at, attempts_left, key, priority,
+      case when cardinality(flags) = 0 then null else flags end)) as n from ${table}`);
+  return Number(result.rows[0].n);
+}
