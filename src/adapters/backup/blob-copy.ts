@@ -2,20 +2,14 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
+import { BLOB_REFERENCES } from '../db/blob-references.js';
 import { BlobNotFoundError, type BlobStore, assertBlobHash } from '../blobs/blob-store.js';
 import { writeHashed } from './hashed-files.js';
 import { BackupInvalidError } from './manifest.js';
 
-/**
- * Every blob hash a row references, distinct and sorted, for COPY ... TO: the same references the blob sweep
- * checks before it deletes one (src/modules/media/blob-gc.repo.ts), of every task rather than the active ones.
- */
+/** Every blob hash a row references, distinct and sorted, for COPY ... TO: of every row, ended tasks' included. */
 export const BLOB_REFERENCES_COPY = `copy (select distinct h from (
-    select blob_hash as h from media union all select thumb_hash from media union all select preview_hash from media
-    union all select blob_hash from upload_files
-    union all select ann_blob_hash from version_indexes
-    union all select blob_hash from exports
-    union all select config ->> 'blob_hash' from tasks) refs
+    ${BLOB_REFERENCES.map((r) => `select ${r.column} as h from ${r.table}`).join('\n    union all ')}) refs
   where h is not null order by h) to stdout`;
 
 /** Blobs in flight at once: a remote store answers each request in tens of milliseconds. */

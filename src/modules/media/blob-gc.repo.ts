@@ -1,5 +1,11 @@
 import { sql } from 'kysely';
+import { BLOB_REFERENCES } from '../../adapters/db/blob-references.js';
 import type { Db } from '../../adapters/db/database.js';
+
+/** Whether any row that still needs it names the blob `h`. */
+const REFERENCED = sql.raw(
+  BLOB_REFERENCES.map((r) => `exists (select 1 from ${r.table} where ${r.activeOnly ? `${r.activeOnly} and ` : ''}${r.column} = h)`).join('\n         or '),
+);
 
 /** The queue of blobs that may have lost their last reference, and the check before one is deleted. */
 export class BlobGcRepo {
@@ -26,11 +32,7 @@ export class BlobGcRepo {
     if (hashes.length === 0) return [];
     const referenced = await sql<{ hash: string }>`
       select h as hash from unnest(${hashes}::text[]) h
-      where exists (select 1 from media where blob_hash = h or thumb_hash = h or preview_hash = h)
-         or exists (select 1 from upload_files where blob_hash = h)
-         or exists (select 1 from version_indexes where ann_blob_hash = h)
-         or exists (select 1 from exports where blob_hash = h)
-         or exists (select 1 from tasks where status in ('INITIALIZING', 'RUNNING') and config ->> 'blob_hash' = h)`.execute(this.db);
+      where ${REFERENCED}`.execute(this.db);
     const keep = new Set(referenced.rows.map((r) => r.hash));
     return hashes.filter((h) => !keep.has(h));
   }
