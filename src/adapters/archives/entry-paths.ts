@@ -6,7 +6,7 @@ const METADATA_NAMES = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
 /** Judges a name as stored in the archive; never touches the file system. */
 export function judgeEntryPath(rawName: string): PathVerdict {
   if (rawName.includes('\0')) return { skip: 'NUL byte in path' };
-  const name = rawName.replace(/\\/g, '/');
+  const name = rawName.includes('\\') ? rawName.replace(/\\/g, '/') : rawName;
   if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) return { skip: 'absolute path' };
   const segments = name.split('/');
   if (segments.includes('..')) return { skip: 'path escapes the archive (..)' };

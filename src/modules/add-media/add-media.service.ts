@@ -3,8 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
-import { ArchiveRefusedError, type SkippedEntry } from '../../adapters/archives/archive-types.js';
-import { NotAnArchiveError, readSpooledArchive } from '../../adapters/archives/spooled-archive.js';
+import type { SkippedEntry } from '../../adapters/archives/archive-types.js';
 import { SpooledFile, UploadTooLargeError } from '../../adapters/uploads/spooled-file.js';
 import { errors } from '../../core/errors.js';
 import type { DatasetOperation } from '../../core/lifecycle.js';
@@ -14,10 +13,11 @@ import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionRepo, NewUploadFile } from '../ingestion/ingestion.repo.js';
 import { type UploadLimits, undecodableImage } from '../ingestion/ingestion.service.js';
 import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
-import { MediaIntake, NotMediaError, UndecodableImageError, refuseUndecodable, storeMedia } from '../ingestion/media-intake.js';
+import { MediaIntake, NotMediaError, UndecodableImageError } from '../ingestion/media-intake.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import { type AddMediaOptions, parseAddMediaOptions } from './add-media.options.js';
 import type { AddMediaRepo } from './add-media.repo.js';
+import { ArchiveIntake, DEFAULT_UNPACK_DEADLINE, type UnpackDeadline } from './archive-intake.js';
 import type { RemoteMediaProbe } from './remote-media.js';
 import { looksLikeMedia } from '../../adapters/sources/s3-location.js';
 
@@ -53,6 +53,7 @@ export class AddMediaService {
     private readonly blobGc: BlobGcRepo,
     private readonly remote: RemoteMediaProbe,
     readonly settings: AddMediaSettings,
+    private readonly unpackDeadline: UnpackDeadline = DEFAULT_UNPACK_DEADLINE,
   ) {}
 
   /** Reads the form (exactly one source; its shape was checked by the HTTP layer), stores what it carries, and starts a MEDIA_ADDITION task. */
@@ -67,6 +68,7 @@ export class AddMediaService {
       if (sources.size > 1) throw errors.exactlyOneSource();
     };
     let archive: SpooledFile | null = null;
+    const unpacked = new ArchiveIntake(this.blobs, this.settings.limits.maxFileBytes, this.unpackDeadline);
     try {
       for await (const part of parts) {
         if (part.kind === 'field') {
@@ -89,7 +91,7 @@ export class AddMediaService {
       const options = parseAddMediaOptions(fields);
       const [source] = sources as unknown as [MediaSourceKind];
       let skipped: SkippedEntry[] = [];
-      if (archive) skipped = await this.unpack(archive, files);
+      if (archive) ({ files, skipped } = await unpacked.unpack(archive));
       if (source === 's3') {
         const uri = fields.s3_uri!.trim();
         await this.remote.requireMedia(uri, options.assume_role);
@@ -98,8 +100,8 @@ export class AddMediaService {
       return await this.begin(principal, datasetId, { source, files, skipped, options });
     } catch (err) {
       // Stored bytes that joined nothing: the sweep deletes them unless something else uses them.
-      await intake.settled();
-      await this.blobGc.queue([...new Set([...intake.hashes, ...files.map((f) => f.blob_hash)])]);
+      await Promise.all([intake.settled(), unpacked.settled()]);
+      await this.blobGc.queue([...new Set([...intake.hashes, ...unpacked.hashes, ...files.map((f) => f.blob_hash)])]);
       throw err;
     } finally {
       await archive?.dispose();
@@ -186,33 +188,6 @@ export class AddMediaService {
       stream.resume();
       throw err instanceof UploadTooLargeError ? errors.fileTooLarge(name, limit) : err;
     }
-  }
-
-  /** Extracts every media entry into the blob store; unsafe or non-media entries are skipped and reported. */
-  private async unpack(archive: SpooledFile, files: NewUploadFile[]): Promise<SkippedEntry[]> {
-    const skipped: SkippedEntry[] = [];
-    try {
-      skipped.push(
-        ...(await readSpooledArchive(archive, async (entry) => {
-          try {
-            files.push(await refuseUndecodable(this.blobs, await storeMedia(this.blobs, entry.stream, entry.path, this.settings.limits.maxFileBytes)));
-          } catch (err) {
-            entry.stream.resume();
-            if (err instanceof UndecodableImageError) await this.blobGc.queue([err.blobHash]);
-            if (err instanceof NotMediaError) skipped.push({ path: entry.path, reason: 'not an image or video' });
-            else if (err instanceof UndecodableImageError) skipped.push({ path: entry.path, reason: undecodableImage(err).detail });
-            else if (err instanceof BlobTooLargeError) skipped.push({ path: entry.path, reason: `larger than ${this.settings.limits.maxFileBytes} bytes` });
-            else throw err;
-          }
-        })),
-      );
-    } catch (err) {
-      if (err instanceof NotAnArchiveError) throw errors.notAnArchive(archive.name);
-      if (err instanceof ArchiveRefusedError) throw errors.archiveRefused(archive.name, err.message);
-      throw err;
-    }
-    if (files.length === 0) throw errors.noMediaInArchive(archive.name);
-    return skipped;
   }
 }
 
