@@ -1,6 +1,6 @@
 import { opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
 import type { SkippedEntry } from '../../adapters/archives/archive-types.js';
@@ -32,6 +32,7 @@ export interface AddMediaSettings {
 
 /** Skipped entries kept on the task: enough to see what went wrong without an unbounded config. */
 const SKIPPED_KEPT = 100;
+const FILE_ROWS_PER_INSERT = 1000;
 
 interface Batch {
   source: MediaSourceKind;
@@ -146,7 +147,10 @@ export class AddMediaService {
     return this.db.transaction().execute(async (trx) => {
       const state = await this.requireState(trx, datasetId, 'add_media', true);
       const transId = await this.repo.openBatch(trx, datasetId, principal.userId);
-      await this.ingestion.addFiles(trx, datasetId, transId, batch.files);
+      // An archive may hold far more media than one statement's 65,535 parameters cover.
+      for (let at = 0; at < batch.files.length; at += FILE_ROWS_PER_INSERT) {
+        await this.ingestion.addFiles(trx, datasetId, transId, batch.files.slice(at, at + FILE_ROWS_PER_INSERT));
+      }
       const started = await this.lifecycle.start(trx, {
         datasetId,
         operation: 'add_media',
@@ -169,9 +173,11 @@ export class AddMediaService {
   private async store(intake: MediaIntake, stream: Readable, fileName: string): Promise<void> {
     const { maxFileBytes, maxRequestBytes } = this.settings.limits;
     const remaining = maxRequestBytes - intake.bytes;
+    const shielded = shield(stream);
     try {
-      await intake.add(stream, fileName, Math.min(maxFileBytes, remaining));
+      await intake.add(shielded, fileName, Math.min(maxFileBytes, remaining));
     } catch (err) {
+      stream.unpipe(shielded);
       stream.resume();
       if (err instanceof UndecodableImageError) throw undecodableImage(err);
       if (err instanceof NotMediaError) throw err.sniffed.kind === 'archive' ? errors.archiveInFiles(fileName) : errors.unsupportedFormat(fileName);
@@ -182,13 +188,26 @@ export class AddMediaService {
 
   private async spoolArchive(stream: Readable, name: string): Promise<SpooledFile> {
     const limit = this.settings.limits.maxRequestBytes;
+    const shielded = shield(stream);
     try {
-      return await SpooledFile.spool(stream, name, limit);
+      return await SpooledFile.spool(shielded, name, limit);
     } catch (err) {
+      stream.unpipe(shielded);
       stream.resume();
       throw err instanceof UploadTooLargeError ? errors.fileTooLarge(name, limit) : err;
     }
   }
+}
+
+/**
+ * What the blob store and the spool get instead of a form's file part: they destroy their source when they refuse it,
+ * and the multipart parser then waits forever for the destroyed part to be read (a non-media file over ~64 KB got no answer).
+ */
+function shield(part: Readable): PassThrough {
+  const shielded = new PassThrough();
+  // pipe() does not pass errors on: a body cut off inside the part must still fail its reader.
+  part.once('error', (err) => shielded.destroy(err));
+  return part.pipe(shielded);
 }
 
 /** Walks a folder until the first file named like media (a huge folder is not read whole in the request). */

@@ -29,6 +29,7 @@ export class ArchiveIntake {
   /** Every blob written, durable or not yet: what the sweep must look at when the request fails. */
   readonly hashes: string[] = [];
   private readonly outcomes: Promise<Outcome>[] = [];
+  private readonly paths = new Set<string>();
   private failed = false;
 
   constructor(
@@ -39,8 +40,8 @@ export class ArchiveIntake {
 
   /** The archive's media in archive order and its skipped entries; throws the catalogue's 400s for a bad archive or one too slow to unpack. */
   async unpack(archive: SpooledFile): Promise<{ files: NewUploadFile[]; skipped: SkippedEntry[] }> {
-    const seconds = Math.ceil(this.deadline.baseSeconds + archive.size / this.deadline.bytesPerSecond);
-    const signal = AbortSignal.timeout(seconds * 1000);
+    const seconds = this.deadline.baseSeconds + archive.size / this.deadline.bytesPerSecond;
+    const signal = AbortSignal.timeout(Math.round(seconds * 1000));
     let unsafe: SkippedEntry[];
     try {
       unsafe = await readSpooledArchive(archive, (entry) => this.take(entry, signal), { signal, screen: this.screen });
@@ -48,7 +49,7 @@ export class ArchiveIntake {
       await this.settled();
       if (err instanceof NotAnArchiveError) throw errors.notAnArchive(archive.name);
       if (err instanceof ArchiveRefusedError) throw errors.archiveRefused(archive.name, err.message);
-      if (signal.aborted && err === signal.reason) throw errors.archiveRefused(archive.name, `not unpacked within ${seconds} seconds; split it into smaller archives`);
+      if (signal.aborted && err === signal.reason) throw errors.archiveRefused(archive.name, `not unpacked within ${Math.ceil(seconds)} seconds; split it into smaller archives`);
       throw err;
     }
     const outcomes = await this.outcomesInOrder();
@@ -65,6 +66,7 @@ export class ArchiveIntake {
   /** Entries that cannot be media are skipped from their first bytes and declared size, before a blob is written. */
   private readonly screen: EntryScreen = ({ size, head }) => {
     const { kind } = sniff(head);
+    if (kind === 'archive') return 'an archive inside the archive (not unpacked)';
     if (kind !== 'image' && kind !== 'video') return 'not an image or video';
     return size > this.maxFileBytes ? `larger than ${this.maxFileBytes} bytes` : null;
   };
@@ -73,6 +75,9 @@ export class ArchiveIntake {
     const skip = (reason: string) => void this.outcomes.push(Promise.resolve({ skip: { path: entry.path, reason } }));
     const sniffed = sniff(entry.head);
     if (sniffed.kind !== 'image' && sniffed.kind !== 'video') return skip('not an image or video');
+    // tar appends a changed file under its old name; two media of one name would be two media nobody can tell apart.
+    if (this.paths.has(entry.path)) return skip('duplicate path (an earlier entry has it)');
+    this.paths.add(entry.path);
     // Entries settle about in order: waiting for the one IN_FLIGHT back bounds the descriptors waiting on the disk.
     await this.outcomes[this.outcomes.length - IN_FLIGHT]?.catch(() => undefined);
     if (this.failed) await this.outcomesInOrder();
