@@ -69,7 +69,7 @@ export class AddMediaService {
       if (sources.size > 1) throw errors.exactlyOneSource();
     };
     let archive: SpooledFile | null = null;
-    const unpacked = new ArchiveIntake(this.blobs, this.settings.limits.maxFileBytes, this.unpackDeadline);
+    const unpacked = new ArchiveIntake(this.blobs, this.blobGc, this.settings.limits.maxFileBytes, this.unpackDeadline);
     try {
       for await (const part of parts) {
         if (part.kind === 'field') {

@@ -7,6 +7,7 @@ import { errors } from '../../core/errors.js';
 import type { NewUploadFile } from '../ingestion/ingestion.repo.js';
 import { undecodableImage } from '../ingestion/ingestion.service.js';
 import { UndecodableImageError, refuseUndecodable } from '../ingestion/media-intake.js';
+import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 
 /** How long one archive may take to unpack: a floor for any archive, plus time for its size at a slow disk's pace. */
 export interface UnpackDeadline {
@@ -19,7 +20,7 @@ export const DEFAULT_UNPACK_DEADLINE: UnpackDeadline = { baseSeconds: 10, bytesP
 /** Stored entries whose flush and header check may run while the next entry streams in (as MediaIntake does for files). */
 const IN_FLIGHT = 32;
 
-type Outcome = { file: NewUploadFile } | { skip: SkippedEntry };
+type Outcome = { file: NewUploadFile } | { skip: SkippedEntry; refused?: string };
 
 /**
  * The media entries of one uploaded archive into the blob store, inside the request and within a deadline. An entry's
@@ -34,6 +35,7 @@ export class ArchiveIntake {
 
   constructor(
     private readonly blobs: BlobStore,
+    private readonly blobGc: Pick<BlobGcRepo, 'queue'>,
     private readonly maxFileBytes: number,
     private readonly deadline: UnpackDeadline = DEFAULT_UNPACK_DEADLINE,
   ) {}
@@ -54,6 +56,9 @@ export class ArchiveIntake {
     }
     const outcomes = await this.outcomesInOrder();
     const files = outcomes.flatMap((o) => ('file' in o ? [o.file] : []));
+    // An undecodable image's bytes were stored before its header was read: nothing will reference them.
+    const refused = outcomes.flatMap((o) => ('refused' in o && o.refused ? [o.refused] : []));
+    if (refused.length > 0) await this.blobGc.queue([...new Set(refused)]);
     if (files.length === 0) throw errors.noMediaInArchive(archive.name);
     return { files, skipped: [...outcomes.flatMap((o) => ('skip' in o ? [o.skip] : [])), ...unsafe] };
   }
@@ -96,7 +101,7 @@ export class ArchiveIntake {
       .then(
         (checked): Outcome => ({ file: checked }),
         (err: unknown): Outcome => {
-          if (err instanceof UndecodableImageError) return { skip: { path: entry.path, reason: undecodableImage(err).detail } };
+          if (err instanceof UndecodableImageError) return { skip: { path: entry.path, reason: undecodableImage(err).detail }, refused: err.blobHash };
           throw err;
         },
       );
