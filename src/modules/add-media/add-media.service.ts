@@ -17,7 +17,7 @@ import { MediaIntake, NotMediaError, UndecodableImageError } from '../ingestion/
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import { type AddMediaOptions, parseAddMediaOptions } from './add-media.options.js';
 import type { AddMediaRepo } from './add-media.repo.js';
-import { ArchiveIntake, DEFAULT_UNPACK_DEADLINE, type UnpackDeadline } from './archive-intake.js';
+import { ArchiveIntake } from './archive-intake.js';
 import type { RemoteMediaProbe } from './remote-media.js';
 import { looksLikeMedia } from '../../adapters/sources/s3-location.js';
 
@@ -54,7 +54,6 @@ export class AddMediaService {
     private readonly blobGc: BlobGcRepo,
     private readonly remote: RemoteMediaProbe,
     readonly settings: AddMediaSettings,
-    private readonly unpackDeadline: UnpackDeadline = DEFAULT_UNPACK_DEADLINE,
   ) {}
 
   /** Reads the form (exactly one source; its shape was checked by the HTTP layer), stores what it carries, and starts a MEDIA_ADDITION task. */
@@ -69,7 +68,7 @@ export class AddMediaService {
       if (sources.size > 1) throw errors.exactlyOneSource();
     };
     let archive: SpooledFile | null = null;
-    const unpacked = new ArchiveIntake(this.blobs, this.blobGc, this.settings.limits.maxFileBytes, this.unpackDeadline);
+    const unpacked = new ArchiveIntake(this.blobs, this.blobGc, this.settings.limits.maxFileBytes);
     try {
       for await (const part of parts) {
         if (part.kind === 'field') {

@@ -32,6 +32,8 @@ export class ArchiveIntake {
   private readonly outcomes: Promise<Outcome>[] = [];
   private readonly paths = new Set<string>();
   private failed = false;
+  /** Set once the deadline has passed: aborts the unpack. */
+  private overdue: (() => void) | null = null;
 
   constructor(
     private readonly blobs: BlobStore,
@@ -43,16 +45,25 @@ export class ArchiveIntake {
   /** The archive's media in archive order and its skipped entries; throws the catalogue's 400s for a bad archive or one too slow to unpack. */
   async unpack(archive: SpooledFile): Promise<{ files: NewUploadFile[]; skipped: SkippedEntry[] }> {
     const seconds = this.deadline.baseSeconds + archive.size / this.deadline.bytesPerSecond;
-    const signal = AbortSignal.timeout(Math.round(seconds * 1000));
-    let unsafe: SkippedEntry[];
+    const overdue = errors.archiveRefused(archive.name, `not unpacked within ${Math.ceil(seconds)} seconds; split it into smaller archives`);
+    const controller = new AbortController();
+    // The deadline bounds the storing of media. Entries the screen skips cost microseconds and are bounded by the
+    // entry limit, so an archive of nothing but those is read to its end and answered for what it holds.
+    const timer = setTimeout(() => {
+      this.overdue = () => controller.abort(overdue);
+      if (this.hashes.length > 0) this.overdue();
+    }, Math.round(seconds * 1000));
+    const { signal } = controller;
+    let skippedByReader: SkippedEntry[];
     try {
-      unsafe = await readSpooledArchive(archive, (entry) => this.take(entry, signal), { signal, screen: this.screen });
+      skippedByReader = await readSpooledArchive(archive, (entry) => this.take(entry, signal), { signal, screen: this.screen });
     } catch (err) {
       await this.settled();
       if (err instanceof NotAnArchiveError) throw errors.notAnArchive(archive.name);
       if (err instanceof ArchiveRefusedError) throw errors.archiveRefused(archive.name, err.message);
-      if (signal.aborted && err === signal.reason) throw errors.archiveRefused(archive.name, `not unpacked within ${Math.ceil(seconds)} seconds; split it into smaller archives`);
       throw err;
+    } finally {
+      clearTimeout(timer);
     }
     const outcomes = await this.outcomesInOrder();
     const files = outcomes.flatMap((o) => ('file' in o ? [o.file] : []));
@@ -60,7 +71,7 @@ export class ArchiveIntake {
     const refused = outcomes.flatMap((o) => ('refused' in o && o.refused ? [o.refused] : []));
     if (refused.length > 0) await this.blobGc.queue([...new Set(refused)]);
     if (files.length === 0) throw errors.noMediaInArchive(archive.name);
-    return { files, skipped: [...outcomes.flatMap((o) => ('skip' in o ? [o.skip] : [])), ...unsafe] };
+    return { files, skipped: [...outcomes.flatMap((o) => ('skip' in o ? [o.skip] : [])), ...skippedByReader] };
   }
 
   /** Waits for every entry still being stored, whatever became of it: before the sweep is told about the hashes. */
@@ -83,6 +94,8 @@ export class ArchiveIntake {
     // tar appends a changed file under its old name; two media of one name would be two media nobody can tell apart.
     if (this.paths.has(entry.path)) return skip('duplicate path (an earlier entry has it)');
     this.paths.add(entry.path);
+    this.overdue?.();
+    signal.throwIfAborted();
     // Entries settle about in order: waiting for the one IN_FLIGHT back bounds the descriptors waiting on the disk.
     await this.outcomes[this.outcomes.length - IN_FLIGHT]?.catch(() => undefined);
     if (this.failed) await this.outcomesInOrder();
