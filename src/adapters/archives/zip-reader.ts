@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { ArchiveBudget } from './archive-budget.js';
+import { BlockReader } from './block-reader.js';
 import { ArchiveRefusedError, ENTRY_HEAD_BYTES, asRefusal, type EntryScreen, type OnArchiveEntry, type SkippedEntry } from './archive-types.js';
 import { deliverEntry, peek } from './deliver-entry.js';
 import { judgeEntryPath, reportedPath } from './entry-paths.js';
@@ -96,7 +97,11 @@ function refuseOverlaps(spans: Array<[number, number]>, fileSize: number): void 
 async function openZip(filePath: string, signal?: AbortSignal): Promise<ZipFile> {
   signal?.throwIfAborted();
   const options = { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true };
-  return yauzl.openPromise(filePath, options).catch((error: unknown): never => { throw asRefusal(error, signal); });
+  const reader = await BlockReader.open(filePath);
+  return yauzl.fromRandomAccessReaderPromise(reader, reader.size, options).catch((error: unknown): never => {
+    reader.close(() => undefined);
+    throw asRefusal(error, signal);
+  });
 }
 
 async function* zipEntries(zip: ZipFile, signal?: AbortSignal): AsyncGenerator<Entry> {

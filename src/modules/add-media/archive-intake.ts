@@ -48,11 +48,12 @@ export class ArchiveIntake {
     const overdue = errors.archiveRefused(archive.name, `not unpacked within ${Math.ceil(seconds)} seconds; split it into smaller archives`);
     const controller = new AbortController();
     // The deadline bounds the storing of media. Entries the screen skips cost microseconds and are bounded by the
-    // entry limit, so an archive of nothing but those is read to its end and answered for what it holds.
+    // entry limit, so an archive of nothing but those gets three times as long to be answered for what it holds.
     const timer = setTimeout(() => {
       this.overdue = () => controller.abort(overdue);
       if (this.hashes.length > 0) this.overdue();
     }, Math.round(seconds * 1000));
+    const hardStop = setTimeout(() => controller.abort(overdue), Math.round(seconds * 3000));
     const { signal } = controller;
     let skippedByReader: SkippedEntry[];
     try {
@@ -64,6 +65,7 @@ export class ArchiveIntake {
       throw err;
     } finally {
       clearTimeout(timer);
+      clearTimeout(hardStop);
     }
     const outcomes = await this.outcomesInOrder();
     const files = outcomes.flatMap((o) => ('file' in o ? [o.file] : []));
