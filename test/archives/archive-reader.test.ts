@@ -124,6 +124,35 @@ describe.each(FORMATS)('readArchive (%s)', (format) => {
     await expect(failing).rejects.toThrow('blob store is down');
   });
 
+  it('screens entries from their first bytes: a skipped one is never delivered, a kept one arrives whole with its head', async () => {
+    const big = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31) % 256));
+    const file = await build(format, { 'keep.jpg': big, 'drop.jpg': 'drop me', 'tiny.jpg': 'k' });
+    const seen: Array<{ path: string; size: number; head: number }> = [];
+    const delivered: Record<string, string> = {};
+    const skipped = await readArchive(file, format, async ({ path, stream }) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      delivered[path] = Buffer.concat(chunks).toString('latin1');
+    }, { screen: ({ path, size, head }) => (seen.push({ path, size, head: head.length }), head[0] === 'd'.charCodeAt(0) ? 'starts with d' : null) });
+    expect(seen).toEqual([{ path: 'keep.jpg', size: 70_000, head: 4100 }, { path: 'drop.jpg', size: 7, head: 7 }, { path: 'tiny.jpg', size: 1, head: 1 }]);
+    expect(delivered).toEqual({ 'keep.jpg': big.toString('latin1'), 'tiny.jpg': 'k' });
+    expect(skipped).toEqual([{ path: 'drop.jpg', reason: 'starts with d' }]);
+  });
+
+  it('skips names with NUL or control characters, reported printable', async () => {
+    const file = fresh(format);
+    const items = [{ name: 'ok.jpg', data: Buffer.from('ok') }, { name: 'aQb.jpg', data: Buffer.from('x') }, { name: 'cRd.jpg', data: Buffer.from('x') }];
+    const swaps = { 'aQb.jpg': 'a\u0000b.jpg', 'cRd.jpg': 'c\nd.jpg' };
+    if (format === 'zip') await writeZip(file, items, swaps);
+    else await writeTar(file, items.map(({ name, data }) => ({ name: 'stand-in', pax: { path: swap(name, swaps) }, data })), format === 'tar.gz');
+    const { files, skipped } = await extractAll(file, format);
+    expect(files).toEqual({ 'ok.jpg': 'ok' });
+    expect(skipped).toEqual([
+      { path: 'a?b.jpg', reason: 'NUL byte in path' },
+      { path: 'c?d.jpg', reason: 'control character in path' },
+    ]);
+  });
+
   it('refuses a truncated archive', async () => {
     const file = await build(format, { 'a.jpg': Buffer.from(Array.from({ length: 50_000 }, (_, i) => i % 251)), 'b.jpg': 'b' });
     const bytes = await readFile(file);

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import tar, { type Header } from 'tar-stream';
 import { ZipFile } from 'yazl';
 
@@ -68,4 +68,25 @@ export async function writeTar(file: string, items: TarItem[], gzip = false): Pr
 export function zeros(megabytes: number): Readable {
   const chunk = Buffer.alloc(1024 * 1024);
   return Readable.from((function* () { for (let i = 0; i < megabytes; i++) yield chunk; })());
+}
+
+/** A tar.gz of `count` entries named e/<n>.jpg, each holding `data` (≤ 512 bytes), written by hand: tar-stream takes ~20 s for 100,000. */
+export function manyEntriesTarGz(count: number, data: Buffer): Buffer {
+  const blocks = Buffer.alloc((count + 1) * 1024); // a header and a data block per entry, then the two zero blocks of the end
+  for (let i = 0; i < count; i++) {
+    const header = blocks.subarray(i * 1024, i * 1024 + 512);
+    header.write(`e/${i}.jpg`, 0, 'latin1');
+    header.write('0000644\0', 100, 'latin1');
+    header.write('0000000\0', 108, 'latin1');
+    header.write('0000000\0', 116, 'latin1');
+    header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124, 'latin1');
+    header.write('00000000000\0', 136, 'latin1');
+    header.write('        ', 148, 'latin1'); // the checksum counts its own field as spaces
+    header.write('0', 156, 'latin1');
+    header.write('ustar\x0000', 257, 'latin1');
+    const sum = header.reduce((total, byte) => total + byte, 0);
+    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
+    data.copy(blocks, i * 1024 + 512);
+  }
+  return gzipSync(blocks);
 }

@@ -16,6 +16,7 @@ export {
   type ArchiveEntry,
   type ArchiveFormat,
   type ArchiveLimits,
+  type EntryScreen,
   type OnArchiveEntry,
   type ReadArchiveOptions,
   type SkippedEntry,
@@ -39,7 +40,7 @@ export function archiveFormatOf(fileName: string, head: Buffer): ArchiveFormat |
 }
 
 /**
- * Calls onEntry for each regular file, one at a time, in archive order; the callback must consume the
+ * Calls onEntry for each regular file that `options.screen` lets through, one at a time, in archive order; the callback must consume the
  * entry's stream (whatever it leaves unread is drained after it resolves). Resolves with the skipped
  * entries. Rejects with ArchiveRefusedError for a bomb, a broken limit or a corrupt archive (for tar,
  * possibly after some entries were delivered: the caller discards them), with the signal's reason on
@@ -52,6 +53,7 @@ export async function readArchive(
   options: ReadArchiveOptions = {},
 ): Promise<SkippedEntry[]> {
   const budget = new ArchiveBudget(options.limits ?? DEFAULT_ARCHIVE_LIMITS);
-  if (format === 'zip') return readZip(filePath, onEntry, budget, options.signal);
-  return readTar(filePath, format === 'tar.gz', onEntry, budget, options.signal);
+  const { signal, screen } = options;
+  if (format === 'zip') return readZip(filePath, onEntry, budget, { signal, screen });
+  return readTar(filePath, format === 'tar.gz', onEntry, budget, { signal, screen });
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { SNIFF_BYTES } from '../media/sniff.js';
 
 export type ArchiveFormat = 'zip' | 'tar' | 'tar.gz';
 
@@ -27,8 +28,20 @@ export interface ArchiveEntry {
   path: string;
   /** The size the archive declares; the stream fails with ArchiveRefusedError if the bytes disagree. */
   size: number;
+  /** The entry's first ENTRY_HEAD_BYTES (all of it when shorter); `stream` still starts at its first byte. */
+  head: Buffer;
   stream: Readable;
 }
+
+/** Enough of an entry's start to tell its type by magic numbers. */
+export const ENTRY_HEAD_BYTES = SNIFF_BYTES;
+
+/**
+ * Judges an entry from its name, declared size and first bytes before it is delivered: the reason to skip it, or
+ * null to deliver it. A skipped entry costs no stream and no callback, which is what keeps an archive of a hundred
+ * thousand tiny non-media entries cheap.
+ */
+export type EntryScreen = (entry: { path: string; size: number; head: Buffer }) => string | null;
 
 export interface SkippedEntry {
   path: string;
@@ -37,6 +50,7 @@ export interface SkippedEntry {
 
 export interface ReadArchiveOptions {
   limits?: ArchiveLimits;
+  screen?: EntryScreen;
   signal?: AbortSignal;
 }
 

@@ -4,8 +4,8 @@ import { asRefusal, type OnArchiveEntry } from './archive-types.js';
 
 /** Pumps one entry into a fresh stream for the callback, metering every chunk; a refusal outranks the callback's error. */
 export async function deliverEntry(
-  source: AsyncIterable<Buffer>,
-  entry: { path: string; size: number },
+  source: AsyncIterable<Buffer> | Iterable<Buffer>,
+  entry: { path: string; size: number; head: Buffer },
   meter: EntryMeter,
   onEntry: OnArchiveEntry,
   signal?: AbortSignal,
@@ -33,7 +33,7 @@ export async function deliverEntry(
 }
 
 async function pump(
-  source: AsyncIterable<Buffer>,
+  source: AsyncIterable<Buffer> | Iterable<Buffer>,
   sink: PassThrough,
   meter: EntryMeter,
   stopped: () => boolean,
@@ -68,4 +68,34 @@ async function write(sink: Writable, chunk: Buffer): Promise<void> {
     sink.on('drain', done);
     sink.on('close', done);
   });
+}
+
+/** An entry's first bytes, read to judge it: `source` yields them again, then the rest; `ended` when they are all of it. */
+export interface PeekedEntry {
+  head: Buffer;
+  source: AsyncIterable<Buffer> | Iterable<Buffer>;
+  ended: boolean;
+}
+
+/** Reads an entry's first `bytes` bytes without losing them. A small entry ends here, with no generator made for it. */
+export async function peek(entry: AsyncIterable<Buffer>, bytes: number): Promise<PeekedEntry> {
+  const chunks = entry[Symbol.asyncIterator]();
+  const read: Buffer[] = [];
+  let length = 0;
+  while (length < bytes) {
+    const next = await chunks.next();
+    if (next.done) return { head: joined(read, bytes), source: read, ended: true };
+    read.push(next.value);
+    length += next.value.length;
+  }
+  return { head: joined(read, bytes), source: replay(read, chunks), ended: false };
+}
+
+function joined(read: Buffer[], bytes: number): Buffer {
+  return (read.length === 1 ? read[0]! : Buffer.concat(read)).subarray(0, bytes);
+}
+
+async function* replay(read: Buffer[], rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  yield* read;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }

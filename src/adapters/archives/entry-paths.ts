@@ -6,7 +6,9 @@ const METADATA_NAMES = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
 /** Judges a name as stored in the archive; never touches the file system. */
 export function judgeEntryPath(rawName: string): PathVerdict {
   if (rawName.includes('\0')) return { skip: 'NUL byte in path' };
-  const name = rawName.replace(/\\/g, '/');
+  // A newline or an escape sequence in a file name forges lines in logs, CSV exports and terminals.
+  if (/[\u0001-\u001f\u007f]/.test(rawName)) return { skip: 'control character in path' };
+  const name = rawName.includes('\\') ? rawName.replace(/\\/g, '/') : rawName;
   if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) return { skip: 'absolute path' };
   const segments = name.split('/');
   if (segments.includes('..')) return { skip: 'path escapes the archive (..)' };

@@ -4,8 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar, { type Extract, type Header } from 'tar-stream';
 import type { ArchiveBudget } from './archive-budget.js';
-import { asRefusal, type OnArchiveEntry, type SkippedEntry } from './archive-types.js';
-import { deliverEntry } from './deliver-entry.js';
+import { ENTRY_HEAD_BYTES, asRefusal, type EntryScreen, type OnArchiveEntry, type SkippedEntry } from './archive-types.js';
+import { deliverEntry, peek } from './deliver-entry.js';
 import { judgeEntryPath, reportedPath, type PathVerdict } from './entry-paths.js';
 
 type Entry = AsyncIterable<Buffer> & { header: Header };
@@ -24,8 +24,9 @@ export async function readTar(
   gzipped: boolean,
   onEntry: OnArchiveEntry,
   budget: ArchiveBudget,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; screen?: EntryScreen } = {},
 ): Promise<SkippedEntry[]> {
+  const { signal, screen } = options;
   signal?.throwIfAborted();
   const file = createReadStream(filePath);
   const extract = tar.extract();
@@ -41,7 +42,14 @@ export async function readTar(
       const verdict = judgeTarEntry(header);
       if (!('directory' in verdict)) budget.declare(header.name, size);
       if ('path' in verdict) {
-        await deliverEntry(entry, { path: verdict.path, size }, budget.meter(verdict.path, size), onEntry, signal);
+        const { head, source, ended } = await peek(entry, ENTRY_HEAD_BYTES).catch((error: unknown): never => { throw asRefusal(error, signal); });
+        const reason = screen?.({ path: verdict.path, size, head }) ?? null;
+        if (reason === null) {
+          await deliverEntry(source, { path: verdict.path, size, head }, budget.meter(verdict.path, size), onEntry, signal);
+          continue;
+        }
+        skipped.push({ path: reportedPath(header.name), reason });
+        if (!ended) await drain(source, signal);
         continue;
       }
       if ('skip' in verdict) skipped.push({ path: reportedPath(header.name), reason: verdict.skip });
@@ -76,7 +84,7 @@ async function* tarEntries(extract: Extract, signal?: AbortSignal): AsyncGenerat
 }
 
 /** Skipped entries' bytes still have to be read past; a tar stream has no index to seek with. */
-async function drain(entry: Entry, signal?: AbortSignal): Promise<void> {
+async function drain(entry: AsyncIterable<Buffer> | Iterable<Buffer>, signal?: AbortSignal): Promise<void> {
   try {
     for await (const chunk of entry) void chunk;
   } catch (error) {

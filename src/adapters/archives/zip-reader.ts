@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { ArchiveBudget } from './archive-budget.js';
-import { ArchiveRefusedError, asRefusal, type OnArchiveEntry, type SkippedEntry } from './archive-types.js';
-import { deliverEntry } from './deliver-entry.js';
+import { BlockReader } from './block-reader.js';
+import { ArchiveRefusedError, ENTRY_HEAD_BYTES, asRefusal, type EntryScreen, type OnArchiveEntry, type SkippedEntry } from './archive-types.js';
+import { deliverEntry, peek } from './deliver-entry.js';
 import { judgeEntryPath, reportedPath } from './entry-paths.js';
 
 type ZipVerdict = { path: string } | { skip: string } | { directory: true };
@@ -14,7 +15,13 @@ const LOCAL_HEADER_MIN_BYTES = 30;
  * Two passes over the central directory: the first checks every limit and collects the skipped entries
  * before a byte is inflated; the second streams the kept entries to the callback.
  */
-export async function readZip(filePath: string, onEntry: OnArchiveEntry, budget: ArchiveBudget, signal?: AbortSignal): Promise<SkippedEntry[]> {
+export async function readZip(
+  filePath: string,
+  onEntry: OnArchiveEntry,
+  budget: ArchiveBudget,
+  options: { signal?: AbortSignal; screen?: EntryScreen } = {},
+): Promise<SkippedEntry[]> {
+  const { signal, screen } = options;
   const skipped = await planZip(filePath, budget, signal);
   const zip = await openZip(filePath, signal);
   try {
@@ -23,7 +30,14 @@ export async function readZip(filePath: string, onEntry: OnArchiveEntry, budget:
       if (!('path' in verdict)) continue;
       const source = await zip.openReadStreamPromise(entry).catch((error: unknown): Readable => { throw asRefusal(error, signal); });
       const size = entry.uncompressedSize;
-      await deliverEntry(source, { path: verdict.path, size }, budget.meter(verdict.path, size), onEntry, signal);
+      const { head, source: rest } = await peek(source, ENTRY_HEAD_BYTES).catch((error: unknown): never => { throw asRefusal(error, signal); });
+      const reason = screen?.({ path: verdict.path, size, head }) ?? null;
+      if (reason !== null) {
+        source.destroy(); // random access: nothing to read past
+        skipped.push({ path: reportedPath(entryName(entry)), reason });
+        continue;
+      }
+      await deliverEntry(rest, { path: verdict.path, size, head }, budget.meter(verdict.path, size), onEntry, signal);
     }
   } finally {
     zip.close();
@@ -83,7 +97,11 @@ function refuseOverlaps(spans: Array<[number, number]>, fileSize: number): void 
 async function openZip(filePath: string, signal?: AbortSignal): Promise<ZipFile> {
   signal?.throwIfAborted();
   const options = { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true };
-  return yauzl.openPromise(filePath, options).catch((error: unknown): never => { throw asRefusal(error, signal); });
+  const reader = await BlockReader.open(filePath);
+  return yauzl.fromRandomAccessReaderPromise(reader, reader.size, options).catch((error: unknown): never => {
+    reader.close(() => undefined);
+    throw asRefusal(error, signal);
+  });
 }
 
 async function* zipEntries(zip: ZipFile, signal?: AbortSignal): AsyncGenerator<Entry> {

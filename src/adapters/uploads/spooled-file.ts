@@ -17,6 +17,9 @@ export class UploadTooLargeError extends Error {
  * access, image decoding) or that must wait until the rest of the form is read. `dispose()` removes it.
  */
 export class SpooledFile {
+  /** Bytes spooled. */
+  size = 0;
+
   private constructor(
     readonly name: string,
     private readonly dir: string,
@@ -29,14 +32,13 @@ export class SpooledFile {
   /** Writes the stream to a new temporary folder; rejects with UploadTooLargeError past `maxBytes`. */
   static async spool(stream: Readable, name: string, maxBytes: number): Promise<SpooledFile> {
     const file = new SpooledFile(name, await mkdtemp(path.join(os.tmpdir(), 'loupe-upload-')));
-    let size = 0;
     try {
       await pipeline(
         stream,
         async function* (chunks: AsyncIterable<Buffer>) {
           for await (const chunk of chunks) {
-            size += chunk.length;
-            if (size > maxBytes) throw new UploadTooLargeError(maxBytes);
+            file.size += chunk.length;
+            if (file.size > maxBytes) throw new UploadTooLargeError(maxBytes);
             yield chunk;
           }
         },

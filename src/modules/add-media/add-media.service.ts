@@ -1,10 +1,9 @@
 import { opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
-import { ArchiveRefusedError, type SkippedEntry } from '../../adapters/archives/archive-types.js';
-import { NotAnArchiveError, readSpooledArchive } from '../../adapters/archives/spooled-archive.js';
+import type { SkippedEntry } from '../../adapters/archives/archive-types.js';
 import { SpooledFile, UploadTooLargeError } from '../../adapters/uploads/spooled-file.js';
 import { errors } from '../../core/errors.js';
 import type { DatasetOperation } from '../../core/lifecycle.js';
@@ -14,10 +13,11 @@ import type { DatasetsService } from '../datasets/datasets.service.js';
 import type { IngestionRepo, NewUploadFile } from '../ingestion/ingestion.repo.js';
 import { type UploadLimits, undecodableImage } from '../ingestion/ingestion.service.js';
 import type { DatasetLifecycle } from '../lifecycle/dataset-lifecycle.js';
-import { MediaIntake, NotMediaError, UndecodableImageError, refuseUndecodable, storeMedia } from '../ingestion/media-intake.js';
+import { MediaIntake, NotMediaError, UndecodableImageError } from '../ingestion/media-intake.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import { type AddMediaOptions, parseAddMediaOptions } from './add-media.options.js';
 import type { AddMediaRepo } from './add-media.repo.js';
+import { ArchiveIntake } from './archive-intake.js';
 import type { RemoteMediaProbe } from './remote-media.js';
 import { looksLikeMedia } from '../../adapters/sources/s3-location.js';
 
@@ -32,6 +32,7 @@ export interface AddMediaSettings {
 
 /** Skipped entries kept on the task: enough to see what went wrong without an unbounded config. */
 const SKIPPED_KEPT = 100;
+const FILE_ROWS_PER_INSERT = 1000;
 
 interface Batch {
   source: MediaSourceKind;
@@ -67,6 +68,7 @@ export class AddMediaService {
       if (sources.size > 1) throw errors.exactlyOneSource();
     };
     let archive: SpooledFile | null = null;
+    const unpacked = new ArchiveIntake(this.blobs, this.blobGc, this.settings.limits.maxFileBytes);
     try {
       for await (const part of parts) {
         if (part.kind === 'field') {
@@ -89,7 +91,7 @@ export class AddMediaService {
       const options = parseAddMediaOptions(fields);
       const [source] = sources as unknown as [MediaSourceKind];
       let skipped: SkippedEntry[] = [];
-      if (archive) skipped = await this.unpack(archive, files);
+      if (archive) ({ files, skipped } = await unpacked.unpack(archive));
       if (source === 's3') {
         const uri = fields.s3_uri!.trim();
         await this.remote.requireMedia(uri, options.assume_role);
@@ -98,8 +100,8 @@ export class AddMediaService {
       return await this.begin(principal, datasetId, { source, files, skipped, options });
     } catch (err) {
       // Stored bytes that joined nothing: the sweep deletes them unless something else uses them.
-      await intake.settled();
-      await this.blobGc.queue([...new Set([...intake.hashes, ...files.map((f) => f.blob_hash)])]);
+      await Promise.all([intake.settled(), unpacked.settled()]);
+      await this.blobGc.queue([...new Set([...intake.hashes, ...unpacked.hashes, ...files.map((f) => f.blob_hash)])]);
       throw err;
     } finally {
       await archive?.dispose();
@@ -144,7 +146,10 @@ export class AddMediaService {
     return this.db.transaction().execute(async (trx) => {
       const state = await this.requireState(trx, datasetId, 'add_media', true);
       const transId = await this.repo.openBatch(trx, datasetId, principal.userId);
-      await this.ingestion.addFiles(trx, datasetId, transId, batch.files);
+      // An archive may hold far more media than one statement's 65,535 parameters cover.
+      for (let at = 0; at < batch.files.length; at += FILE_ROWS_PER_INSERT) {
+        await this.ingestion.addFiles(trx, datasetId, transId, batch.files.slice(at, at + FILE_ROWS_PER_INSERT));
+      }
       const started = await this.lifecycle.start(trx, {
         datasetId,
         operation: 'add_media',
@@ -167,9 +172,11 @@ export class AddMediaService {
   private async store(intake: MediaIntake, stream: Readable, fileName: string): Promise<void> {
     const { maxFileBytes, maxRequestBytes } = this.settings.limits;
     const remaining = maxRequestBytes - intake.bytes;
+    const shielded = shield(stream);
     try {
-      await intake.add(stream, fileName, Math.min(maxFileBytes, remaining));
+      await intake.add(shielded, fileName, Math.min(maxFileBytes, remaining));
     } catch (err) {
+      stream.unpipe(shielded);
       stream.resume();
       if (err instanceof UndecodableImageError) throw undecodableImage(err);
       if (err instanceof NotMediaError) throw err.sniffed.kind === 'archive' ? errors.archiveInFiles(fileName) : errors.unsupportedFormat(fileName);
@@ -180,40 +187,26 @@ export class AddMediaService {
 
   private async spoolArchive(stream: Readable, name: string): Promise<SpooledFile> {
     const limit = this.settings.limits.maxRequestBytes;
+    const shielded = shield(stream);
     try {
-      return await SpooledFile.spool(stream, name, limit);
+      return await SpooledFile.spool(shielded, name, limit);
     } catch (err) {
+      stream.unpipe(shielded);
       stream.resume();
       throw err instanceof UploadTooLargeError ? errors.fileTooLarge(name, limit) : err;
     }
   }
+}
 
-  /** Extracts every media entry into the blob store; unsafe or non-media entries are skipped and reported. */
-  private async unpack(archive: SpooledFile, files: NewUploadFile[]): Promise<SkippedEntry[]> {
-    const skipped: SkippedEntry[] = [];
-    try {
-      skipped.push(
-        ...(await readSpooledArchive(archive, async (entry) => {
-          try {
-            files.push(await refuseUndecodable(this.blobs, await storeMedia(this.blobs, entry.stream, entry.path, this.settings.limits.maxFileBytes)));
-          } catch (err) {
-            entry.stream.resume();
-            if (err instanceof UndecodableImageError) await this.blobGc.queue([err.blobHash]);
-            if (err instanceof NotMediaError) skipped.push({ path: entry.path, reason: 'not an image or video' });
-            else if (err instanceof UndecodableImageError) skipped.push({ path: entry.path, reason: undecodableImage(err).detail });
-            else if (err instanceof BlobTooLargeError) skipped.push({ path: entry.path, reason: `larger than ${this.settings.limits.maxFileBytes} bytes` });
-            else throw err;
-          }
-        })),
-      );
-    } catch (err) {
-      if (err instanceof NotAnArchiveError) throw errors.notAnArchive(archive.name);
-      if (err instanceof ArchiveRefusedError) throw errors.archiveRefused(archive.name, err.message);
-      throw err;
-    }
-    if (files.length === 0) throw errors.noMediaInArchive(archive.name);
-    return skipped;
-  }
+/**
+ * What the blob store and the spool get instead of a form's file part: they destroy their source when they refuse it,
+ * and the multipart parser then waits forever for the destroyed part to be read (a non-media file over ~64 KB got no answer).
+ */
+function shield(part: Readable): PassThrough {
+  const shielded = new PassThrough();
+  // pipe() does not pass errors on: a body cut off inside the part must still fail its reader.
+  part.once('error', (err) => shielded.destroy(err));
+  return part.pipe(shielded);
 }
 
 /** Walks a folder until the first file named like media (a huge folder is not read whole in the request). */
