@@ -33,6 +33,7 @@ let photoBytes: Buffer;
 beforeAll(async () => {
   server = await startTestServer();
   [f, photoBytes] = await Promise.all([buildAccessFixture(server), sharp({ create: { width: 16, height: 16, channels: 3, background: '#808080' } }).jpeg().toBuffer()]);
+  if (process.env.FUZZ_TIMES) console.log('fixture ready', performance.now());
   const doc = await fetch(`${server.url}/docs/json`);
   operations = operationsOf(await doc.json());
 }, 120_000);
@@ -139,6 +140,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     // Each operation on its own, so one failure does not hide the others; fast-check's report keeps the shrunk request.
     const failures: string[] = [];
     for (const operation of ordered) {
+      const started = Date.now();
       const details = await fc.check(
         fc.asyncProperty(requestsFor(operation, real), async (request) => {
           const res = await send(request);
@@ -148,7 +150,8 @@ describe('fuzzing every operation of the OpenAPI document', () => {
         }),
         { numRuns: RUNS },
       );
-      if (details.failed) failures.push(fc.defaultReportMessage(details) ?? key(operation));
+      if (process.env.FUZZ_TIMES) console.log(`${Date.now() - started} ms ${key(operation)}`);
+      if (details.failed) failures.push(`${fc.defaultReportMessage(details)}\n${String(details.errorInstance)}`);
     }
     expect(failures).toEqual([]);
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
