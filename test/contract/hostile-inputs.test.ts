@@ -26,7 +26,7 @@ const answer = (res: ApiResponse) => ({ status: res.status, body: res.body as un
 const get = async (route: string) => answer(await server.api(owner.token, 'GET', route));
 const send = async (method: string, route: string, body: unknown) => answer(await server.api(owner.token, method, route, body));
 /** A body sent as these exact bytes under this content type. */
-async function raw(method: string, route: string, body: string | Buffer, contentType?: string) {
+async function raw(method: string, route: string, body: string | Uint8Array<ArrayBuffer>, contentType?: string) {
   const headers: Record<string, string> = { authorization: `Bearer ${owner.token}` };
   if (contentType) headers['content-type'] = contentType;
   const res = await fetch(`${server.url}${route}`, { method, headers, body });
@@ -161,7 +161,10 @@ describe('SQL-looking strings are data, not code', () => {
 describe('huge and deep JSON is refused with a detail, and nothing changes', () => {
   it('a 50 MB body: 413', async () => {
     await unchanged(async () => {
-      const body = JSON.stringify({ description: 'x'.repeat(50_000_000) });
+      const bytes = Buffer.alloc(50_000_000, 'x');
+      bytes.write('{"description":"');
+      bytes.write('"}', bytes.length - 2);
+      const body = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) as Uint8Array<ArrayBuffer>;
       expect(await raw('PATCH', ds(), body, 'application/json')).toEqual({ status: 413, body: { detail: 'Request body is too large' } });
     });
   });
@@ -181,11 +184,12 @@ describe('huge and deep JSON is refused with a detail, and nothing changes', () 
         status: 422,
         body: { detail: 'body/tags/0 must be string' },
       });
-      expect(await raw('PATCH', `${ds()}/views/${crypto.randomUUID()}`, `{"filters":{"vql":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`, 'application/json')).toMatchObject({
+      expect(await raw('PATCH', `${ds()}/views/${crypto.randomUUID()}`, `{"filters":{"vql":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`, 'application/json')).toEqual({
         status: 422,
+        body: { detail: 'body/filters/vql must be string' },
       });
       const vql = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
-      expect(await get(`/api/v1/explore/${datasetId}?vql=${vql}`)).toMatchObject({ status: 422 });
+      expect(await get(`/api/v1/explore/${datasetId}?vql=${vql}`)).toEqual({ status: 422, body: { detail: 'vql[0] must be an object with exactly one key (one of text, labels, tags, issues, duplicates, uniqueness, custom)' } });
     });
   });
 });
@@ -196,7 +200,7 @@ describe('bodies and queries not as the route takes them', () => {
       const body = JSON.stringify({ display_name: 'sent as text' });
       expect(await raw('PATCH', ds(), body, 'text/plain')).toEqual({ status: 422, body: { detail: 'body must be object' } });
       expect(await raw('PATCH', ds(), body)).toEqual({ status: 422, body: { detail: 'body must be object' } });
-      expect(await raw('POST', `${ds()}/media/tags`, JSON.stringify({ tags: ['x'], media_ids: [mediaId] }), 'application/xml')).toMatchObject({ status: 415 });
+      expect(await raw('POST', `${ds()}/media/tags`, JSON.stringify({ tags: ['x'], media_ids: [mediaId] }), 'application/xml')).toEqual({ status: 415, body: { detail: 'Unsupported Media Type' } });
     });
   });
 
@@ -213,7 +217,7 @@ describe('bodies and queries not as the route takes them', () => {
 describe('bugs the fuzzing found', () => {
   it('a file part with filename="" is a 400 naming its field on every upload route (was a 500), and nothing is stored', async () => {
     const draft = (await get('/api/v1/ingestion/new_dataset?dataset_name=nameless')).body as { dataset_id: string };
-    const transId = (await get(`/api/v1/ingestion/${draft.dataset_id}/data_files`)).body.trans_id as number;
+    const transId = ((await get(`/api/v1/ingestion/${draft.dataset_id}/data_files`)).body as { trans_id: number }).trans_id;
     const nameless = (field: string) => {
       const body = new FormData();
       body.append(field, new Blob([new Uint8Array(photo('dog.jpg').bytes)]), '');
