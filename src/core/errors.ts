@@ -45,6 +45,7 @@ export const errors = {
   oneFilePerField: (name: string) => new AppError(422, `Send one file only in the form field '${name}'`),
   duplicateFormField: (name: string) => new AppError(422, `Form field '${name}' was sent more than once`),
   malformedMultipart: (why: string) => new AppError(400, `Malformed multipart body: ${why}`),
+  fileNameMissing: (field: string) => new AppError(400, `The file in form field '${field}' has no file name`),
   nulInForm: (where: string) => new AppError(400, `${where} contains a NUL byte`),
   nulInField: (path: string) => new AppError(400, `Field '${path}' contains a NUL byte`),
   archiveNotSupported: (fileName: string) =>

@@ -88,7 +88,7 @@ function multipartParts(raw: AsyncIterator<Multipart>, broken: Broken, watch: ()
         if (part.type === 'field') return { done: false, value: { kind: 'field', name: part.fieldname, value: String(part.value) } };
         part.file.on('error', (err) => (broken.error ??= err));
         broken.lastFile = part.file;
-        return { done: false, value: { kind: 'file', field: part.fieldname, fileName: part.filename, stream: part.file } };
+        return { done: false, value: { kind: 'file', field: part.fieldname, fileName: part.filename ?? '', stream: part.file } };
       },
       // Stopping early leaves the parser open, so that readForm can drain what is left.
       async return(): Promise<IteratorResult<FormPart>> {
@@ -144,7 +144,7 @@ function checked(parts: AsyncIterable<FormPart>, shape: FormShape): AsyncIterabl
   };
 }
 
-/** Why a file part is refused, or null: a field the form does not take, one file too many, a NUL in its name. */
+/** Why a file part is refused, or null: a field the form does not take, one file too many, no name or a NUL in it. */
 function fileRefusal(name: string, fileName: string, count: number, shape: FormShape): AppError | null {
   const field = shape.files?.[name];
   if (!field) {
@@ -153,6 +153,8 @@ function fileRefusal(name: string, fileName: string, count: number, shape: FormS
     return name === 'files[]' && expected.includes('files') ? errors.wrongFilesField() : errors.unexpectedFileField(name, expected);
   }
   if (count > field.max) return field.tooMany();
+  // The parser gives no name for `filename=""`: a file is named by its name (media file_name, the metadata format).
+  if (!fileName) return errors.fileNameMissing(name);
   if (fileName.includes('\0')) return errors.nulInForm(`The file name in field '${name}'`);
   return null;
 }
