@@ -38,8 +38,6 @@ export interface CampaignOptions {
   log?: (line: string) => void;
   /** The longest wait for tasks to end after a restart; a task still running then is a broken invariant. */
   settleMs?: number;
-  /** For the suite's own test: changes the bytes the originals are compared with. */
-  corruptSent?: boolean;
 }
 
 export interface CampaignResult {
@@ -91,9 +89,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     return op;
   });
 
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-chaos-'));
-  const dataDir = path.join(tmp, 'data');
-  fs.mkdirSync(dataDir);
+  // The data directory is the temp folder itself: as root, PostgreSQL runs as "postgres", which must be able to enter it.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-chaos-'));
+  const tmp = path.join(dataDir, 'chaos-work');
+  fs.mkdirSync(tmp);
   const { seedCluster } = await import('../../support/cluster.js');
   seedCluster(dataDir);
   const s3 = await startS3rver();
@@ -112,7 +111,6 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     const dog = photo('dog.jpg');
     const photos = [...BASE_PHOTOS.map(photo), { name: 'dog-crop.jpg', bytes: await PHOTO_EDITS.crop84!(dog.bytes) }, { name: 'dog-small.jpg', bytes: await PHOTO_EDITS['half-q30']!(dog.bytes) }];
     const { sent, batches } = await prepareFiles(tmp, admin, photos, await generatedJpegs(9, { width: 160, height: 120 }));
-    if (options.corruptSent) for (const [name, hash] of sent) sent.set(name, hash.replace(/^./, (c) => (c === '0' ? '1' : '0')));
 
     let t = Date.now();
     await server.start();
@@ -133,38 +131,48 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         const started = Date.now();
         await p.op.start(ctx, p.subject);
         const tasks = await settle(server, p, settleMs);
+        const extra = await p.op.observe?.(ctx, p.subject);
         durations[p.op.name] = Date.now() - started;
-        const stuck = tasks.filter((task) => !isFinal(task));
         const failed = tasks.filter((task) => task.status !== 'COMPLETED');
-        if (stuck.length > 0 || failed.length > 0) throw new Error(`calibration: ${p.op.name} ended ${JSON.stringify(tasks)}`);
-        after.set(p.op.name, await print(server, p.subject.id, await p.op.observe?.(ctx, p.subject)));
+        if (failed.length > 0) throw new Error(`calibration: ${p.op.name} ended ${JSON.stringify(tasks)}`);
+        after.set(p.op.name, await print(server, p.subject.id, extra));
       }),
     );
     log(`calibration: ${Object.entries(durations).map(([n, ms]) => `${n} ${ms} ms`).join(', ')}`);
 
     for (const [round, kill] of options.kills.entries()) {
       await server.refreshToken();
+      t = Date.now();
       const prepared = await prepare(ctx, operations.filter((o) => kill.operations.includes(o.name)));
+      log(`kill ${round + 1}: set up in ${Date.now() - t} ms`);
       const at = new Map(prepared.map((p) => [p.op.name, Math.floor(random() * durations[p.op.name]!)]));
       const killAt = Math.max(...at.values());
+      const answered = new Set<string>();
       const begun = Date.now();
       const starts = prepared.map(async (p) => {
         await sleep(killAt - at.get(p.op.name)!);
-        await p.op.start(ctx, p.subject).catch(() => {});
+        await p.op.start(ctx, p.subject).then(
+          () => answered.add(p.op.name),
+          () => {},
+        );
       });
       await sleep(killAt - (Date.now() - begun));
       await server.kill(kill.target);
       await Promise.all(starts);
+      t = Date.now();
       await server.start();
-      log(`kill ${round + 1}/${options.kills.length} (${kill.target}) at ${killAt} ms; restarted`);
+      log(`kill ${round + 1}/${options.kills.length} (${kill.target}) at ${killAt} ms; restarted in ${Date.now() - t} ms`);
+      t = Date.now();
 
       await Promise.all(
         prepared.map(async (p) => {
           const result = await check(ctx, p, after.get(p.op.name)!, settleMs);
-          results.push({ operation: p.op.name, target: kill.target, round: round + 1, atMs: at.get(p.op.name)!, durationMs: durations[p.op.name]!, ...result });
-          if (result.outcome === 'broken') log(`  BROKEN ${p.op.name} (${kill.target}, ${at.get(p.op.name)} ms): ${result.detail}`);
+          const request = answered.has(p.op.name) ? 'request answered' : 'request cut off';
+          results.push({ operation: p.op.name, target: kill.target, round: round + 1, atMs: at.get(p.op.name)!, durationMs: durations[p.op.name]!, ...result, detail: `${request}; ${result.detail}` });
+          log(`  ${p.op.name}: killed ${at.get(p.op.name)} ms in (of ${durations[p.op.name]}): ${result.outcome.toUpperCase()}, ${request}; ${result.detail}`);
         }),
       );
+      log(`kill ${round + 1}: settled and checked in ${Date.now() - t} ms`);
     }
     return { seed: options.seed, results, durations };
   } catch (err) {
@@ -174,7 +182,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     admin.destroy();
     await s3.close();
     await fake.close();
-    if (!process.env.CHAOS_KEEP) fs.rmSync(tmp, { recursive: true, force: true });
+    if (!process.env.CHAOS_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -223,7 +231,9 @@ async function check(ctx: Context, p: Prepared, after: Print, settleMs: number):
   const lost = await checkOriginals(ctx.server, p.subject.id, ctx.sent);
   if (lost.length > 0) return broken(`originals: ${lost.join('; ')}`);
 
-  const ended = tasks.map((task) => `${task.task_type} ${task.status}${task.error_message ? ` (${task.error_message})` : ''}`).join(', ') || 'no task';
+  const log = fs.readFileSync(ctx.server.logFile, 'utf8');
+  const resumed = (task: Task) => (log.includes(`"taskId":"${task.task_id}","msg":"task interrupted`) ? ', resumed' : '');
+  const ended = tasks.map((task) => `${task.task_type} ${task.status}${resumed(task)}${task.error_message ? ` (${task.error_message})` : ''}`).join(', ') || 'no task';
   const failed = tasks.some((task) => task.status === 'FAILED' || task.status === 'ABORTED');
   const completed = tasks.some((task) => task.status === 'COMPLETED');
   if (samePrint(now, after)) return failed ? broken(`the dataset is "after" but ${ended}`) : { outcome: 'after', detail: ended };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ChaosServer } from './server.js';
 
@@ -96,7 +97,8 @@ export async function checkOriginals(server: ChaosServer, id: string, sent: Map<
     const list = await json(server, `/api/v1/dataset/${datasetId}/media?limit=500`);
     for (const m of list.media as Array<{ media_id: string; file_name: string; media_type: string }>) {
       if (m.media_type === 'VIDEO_FRAME') continue;
-      const expected = sent.get(m.file_name);
+      // An archive's entries keep their folder in the name.
+      const expected = sent.get(path.basename(m.file_name));
       if (!expected) {
         problems.push(`${m.file_name}: a media nobody sent`);
         continue;
