@@ -21,6 +21,8 @@ export interface KillResult {
   /** Milliseconds into the operation (its measured duration is `durationMs`) when the kill came. */
   atMs: number;
   durationMs: number;
+  /** Whether the kill came while the operation ran (its request in flight, its task or export job not ended). */
+  hit: boolean;
   outcome: Outcome;
   /** Why a round is broken, or the task's end for the others. */
   detail: string;
@@ -157,6 +159,14 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         );
       });
       await sleep(killAt - (Date.now() - begun));
+      // What ran at the kill, read just before it: a kill that lands after an operation ended proves little.
+      const activeTasks = (status: string) => server.api('GET', `/api/v1/tasks?page_size=50&task_status=${status}`).then((res) => res.body.tasks as Task[]);
+      const [initializing, running, exporting] = await Promise.all([
+        activeTasks('INITIALIZING'),
+        activeTasks('RUNNING'),
+        Promise.all(prepared.map(async (p) => [p.op.name, await p.op.running?.(ctx, p.subject)] as const)),
+      ]);
+      const activeAtKill = new Set([...initializing, ...running].map((task) => task.task_id));
       await server.kill(kill.target);
       await Promise.all(starts);
       t = Date.now();
@@ -167,9 +177,11 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       await Promise.all(
         prepared.map(async (p) => {
           const result = await check(ctx, p, after.get(p.op.name)!, settleMs);
-          const request = answered.has(p.op.name) ? 'request answered' : 'request cut off';
-          results.push({ operation: p.op.name, target: kill.target, round: round + 1, atMs: at.get(p.op.name)!, durationMs: durations[p.op.name]!, ...result, detail: `${request}; ${result.detail}` });
-          log(`  ${p.op.name}: killed ${at.get(p.op.name)} ms in (of ${durations[p.op.name]}): ${result.outcome.toUpperCase()}, ${request}; ${result.detail}`);
+          const cutOff = !answered.has(p.op.name);
+          const hit = cutOff || result.taskIds.some((id) => activeAtKill.has(id)) || exporting.some(([name, busy]) => name === p.op.name && busy === true);
+          const request = cutOff ? 'request cut off' : 'request answered';
+          results.push({ operation: p.op.name, target: kill.target, round: round + 1, atMs: at.get(p.op.name)!, durationMs: durations[p.op.name]!, hit, outcome: result.outcome, detail: `${request}; ${result.detail}` });
+          log(`  ${p.op.name}: killed ${at.get(p.op.name)} ms in (of ${durations[p.op.name]})${hit ? ' while it ran' : ' after it ended'}: ${result.outcome.toUpperCase()}, ${request}; ${result.detail}`);
         }),
       );
       log(`kill ${round + 1}: settled and checked in ${Date.now() - t} ms`);
@@ -220,7 +232,12 @@ async function settle(server: ChaosServer, p: Prepared, timeout: number): Promis
   return tasks;
 }
 
-async function check(ctx: Context, p: Prepared, after: Print, settleMs: number): Promise<{ outcome: Outcome; detail: string }> {
+async function check(ctx: Context, p: Prepared, after: Print, settleMs: number): Promise<{ outcome: Outcome; detail: string; taskIds: string[] }> {
+  const verdict = await judge(ctx, p, after, settleMs);
+  return { ...verdict, taskIds: (await tasksOf(ctx.server, p.subject.id)).map((task) => task.task_id) };
+}
+
+async function judge(ctx: Context, p: Prepared, after: Print, settleMs: number): Promise<{ outcome: Outcome; detail: string }> {
   const broken = (detail: string) => ({ outcome: 'broken' as const, detail });
   const health = await ctx.server.api('GET', '/api/v1/datasets?limit=1').catch((err: Error) => ({ status: 0, text: err.message }));
   if (health.status !== 200) return broken(`the server does not answer: ${health.status} ${health.text}`);
@@ -255,13 +272,15 @@ export function formatTable(result: CampaignResult): string {
   const ops = [...new Set(result.results.map((r) => r.operation))];
   const cell = (op: string, target: KillTarget) => {
     const rows = result.results.filter((r) => r.operation === op && r.target === target);
-    return rows.length === 0 ? '-' : outcomes.map((o) => rows.filter((r) => r.outcome === o).length).join(' / ');
+    if (rows.length === 0) return '-';
+    return `${outcomes.map((o) => rows.filter((r) => r.outcome === o).length).join(' / ')}  (${rows.filter((r) => r.hit).length}/${rows.length} hit)`;
   };
   const width = Math.max(18, ...ops.map((o) => o.length));
-  const head = `${'operation'.padEnd(width)}  ${'ms'.padStart(6)}  ${targets.map((t) => `${`SIGKILL ${t}`.padEnd(20)}`).join('  ')}`;
-  const sub = `${''.padEnd(width)}  ${''.padStart(6)}  ${targets.map(() => outcomes.join('/').padEnd(20)).join('  ')}`;
-  const lines = ops.map((op) => `${op.padEnd(width)}  ${String(result.durations[op] ?? '').padStart(6)}  ${targets.map((t) => cell(op, t).padEnd(20)).join('  ')}`);
+  const head = `${'operation'.padEnd(width)}  ${'ms'.padStart(6)}  ${targets.map((t) => `${`SIGKILL ${t}`.padEnd(36)}`).join('  ')}`;
+  const sub = `${''.padEnd(width)}  ${''.padStart(6)}  ${targets.map(() => outcomes.join(' / ').padEnd(36)).join('  ')}`;
+  const lines = ops.map((op) => `${op.padEnd(width)}  ${String(result.durations[op] ?? '').padStart(6)}  ${targets.map((t) => cell(op, t).padEnd(36)).join('  ')}`);
+  const legend = 'before/after: the dataset exactly as before or after; failed: its task FAILED cleanly, nothing changed; broken: an invariant broke. hit: kills that came while it ran';
   const broken = result.results.filter((r) => r.outcome === 'broken');
   const tail = broken.map((r) => `BROKEN ${r.operation}, ${r.target} killed at ${r.atMs} of ${r.durationMs} ms (kill ${r.round}): ${r.detail}`);
-  return [`seed ${result.seed} (CHAOS_SEED=${result.seed} replays the kill points)`, head, sub, ...lines, ...tail].join('\n');
+  return [`seed ${result.seed} (CHAOS_SEED=${result.seed} replays the kill points)`, head, sub, ...lines, legend, ...tail].join('\n');
 }
