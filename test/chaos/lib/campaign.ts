@@ -159,14 +159,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         );
       });
       await sleep(killAt - (Date.now() - begun));
-      // What ran at the kill, read just before it: a kill that lands after an operation ended proves little.
-      const activeTasks = (status: string) => server.api('GET', `/api/v1/tasks?page_size=50&task_status=${status}`).then((res) => res.body.tasks as Task[]);
-      const [initializing, running, exporting] = await Promise.all([
-        activeTasks('INITIALIZING'),
-        activeTasks('RUNNING'),
-        Promise.all(prepared.map(async (p) => [p.op.name, await p.op.running?.(ctx, p.subject)] as const)),
-      ]);
-      const activeAtKill = new Set([...initializing, ...running].map((task) => task.task_id));
+      // What ran at the kill, read straight from the database just before it (an HTTP call under load takes too long).
+      const activeAtKill = await server.activeWork();
       await server.kill(kill.target);
       await Promise.all(starts);
       t = Date.now();
@@ -178,7 +172,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         prepared.map(async (p) => {
           const result = await check(ctx, p, after.get(p.op.name)!, settleMs);
           const cutOff = !answered.has(p.op.name);
-          const hit = cutOff || result.taskIds.some((id) => activeAtKill.has(id)) || exporting.some(([name, busy]) => name === p.op.name && busy === true);
+          const hit = cutOff || [...result.taskIds, p.subject.data?.exportId].some((id) => typeof id === 'string' && activeAtKill.has(id));
           const request = cutOff ? 'request cut off' : 'request answered';
           results.push({ operation: p.op.name, target: kill.target, round: round + 1, atMs: at.get(p.op.name)!, durationMs: durations[p.op.name]!, hit, outcome: result.outcome, detail: `${request}; ${result.detail}` });
           log(`  ${p.op.name}: killed ${at.get(p.op.name)} ms in (of ${durations[p.op.name]})${hit ? ' while it ran' : ' after it ended'}: ${result.outcome.toUpperCase()}, ${request}; ${result.detail}`);

@@ -38,8 +38,6 @@ export interface Operation {
   start(ctx: Context, subject: Subject): Promise<void>;
   /** After the restart: waits for what is not a task (an export job) to end and returns what the print should add. */
   observe?(ctx: Context, subject: Subject): Promise<unknown>;
-  /** For an operation that is not a task: whether it still runs (read just before the kill). */
-  running?(ctx: Context, subject: Subject): Promise<boolean>;
 }
 
 async function expectStatus(res: Promise<ApiResponse>, status: number, what: string): Promise<ApiResponse> {
@@ -89,7 +87,7 @@ function field(name: string, value: string): FormData {
 
 const addMedia = (ctx: Context, id: string, body: FormData) => expectStatus(ctx.server.api('POST', `/api/v1/dataset/${id}/add_media`, body), 202, 'add_media');
 
-const onClone = (name: string, start: Operation['start'], more: Pick<Operation, 'observe' | 'running'> = {}): Operation => ({
+const onClone = (name: string, start: Operation['start'], more: Pick<Operation, 'observe'> = {}): Operation => ({
   name,
   setup: async (ctx) => ({ id: await cloneBase(ctx, name) }),
   start,
@@ -146,12 +144,7 @@ export const OPERATIONS: Operation[] = [
       const res = await expectStatus(ctx.server.api('GET', `/api/v1/dataset/${s.id}/export_context_async?file_name=chaos&export_format=json&include_images=true`), 200, 'export');
       s.data = { exportId: res.body.id };
     },
-    {
-      observe: exportOutcome,
-      running: async (ctx, s) =>
-        s.data?.exportId !== undefined &&
-        (await ctx.server.api('GET', `/api/v1/dataset/${s.id}/export_status?export_task_id=${s.data.exportId}`)).body?.status === 'PENDING',
-    },
+    { observe: exportOutcome },
   ),
   onClone('enrichment', async (ctx, s) => {
     await expectStatus(ctx.server.api('POST', `/api/v1/dataset/${s.id}/enrich_dataset`, { enrichment_models: { CAPTION_IMAGES: ctx.captioner } }), 200, 'enrich_dataset');

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import pino from 'pino';
 import { openDatabase } from '../../../src/adapters/db/database.js';
 import { isAlive, postmasterPid } from '../../../src/adapters/db/postmaster.js';
@@ -81,6 +82,26 @@ export class ChaosServer {
     if (!proc) return;
     proc.kill('SIGKILL');
     await this.exited;
+  }
+
+  /** The ids of the tasks and export jobs not ended, read from the database directly (in a few ms). */
+  async activeWork(): Promise<Set<string>> {
+    const client = new pg.Client({
+      host: path.join(this.dataDir, 'pg-run'),
+      port: 5432,
+      user: 'loupe',
+      database: 'loupe',
+      password: fs.readFileSync(path.join(this.dataDir, 'pg-password'), 'utf8').trim(),
+    });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ id: string }>(
+        `select id::text from tasks where status in ('INITIALIZING', 'RUNNING') union all select id::text from exports where status in ('PENDING', 'RUNNING')`,
+      );
+      return new Set(rows.map((r) => r.id));
+    } finally {
+      await client.end();
+    }
   }
 
   /** A graceful stop (SIGTERM), for the end of a campaign. */
