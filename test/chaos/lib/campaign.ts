@@ -100,7 +100,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const s3 = await startS3rver();
   const admin = s3.admin();
   const fake = await startFakeOpenAi();
+  // Every operation's task runs at once (the default, 2, queues them): a duration measured in the calibration is then
+  // the operation's own, and a kill drawn within it lands while the operation runs.
   const server = new ChaosServer(dataDir, {
+    WORKER_CONCURRENCY: '16',
     ...(s3.env as Record<string, string>),
     ENRICH_OPENAI_BASE_URL: fake.baseUrl,
     ENRICH_OPENAI_MODEL: 'fake-vision-1',
@@ -161,11 +164,11 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       await sleep(killAt - (Date.now() - begun));
       // What ran at the kill, read straight from the database just before it (an HTTP call under load takes too long).
       const activeAtKill = await server.activeWork();
-      await server.kill(kill.target);
+      const ending = await server.kill(kill.target);
       await Promise.all(starts);
       t = Date.now();
       await server.start();
-      log(`kill ${round + 1}/${options.kills.length} (${kill.target}) at ${killAt} ms; restarted in ${Date.now() - t} ms`);
+      log(`kill ${round + 1}/${options.kills.length} (${kill.target}) at ${killAt} ms; the server ${ending}; restarted in ${Date.now() - t} ms`);
       t = Date.now();
 
       await Promise.all(

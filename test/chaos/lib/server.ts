@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import pino from 'pino';
 import { openDatabase } from '../../../src/adapters/db/database.js';
@@ -11,6 +12,9 @@ import { AuthService, signClientToken } from '../../../src/modules/auth/auth.ser
 import { type ApiResponse, call, waitFor } from '../../support/server.js';
 
 export type KillTarget = 'server' | 'postgres';
+
+/** How long a server that lost its database is given to exit by itself. */
+const SELF_EXIT_MS = 10_000;
 
 /**
  * The real entry point (src/main.ts) as a child process on one DATA_DIR, which the campaign SIGKILLs (it or its
@@ -66,22 +70,25 @@ export class ChaosServer {
   }
 
   /**
-   * SIGKILLs the target. The server's embedded PostgreSQL lives on (the next start adopts it); after the database is
-   * killed the server is stopped too, as an operator would restart it, since nothing else brings the database back.
+   * SIGKILLs the target. The server's embedded PostgreSQL lives on (the next start adopts it). A server whose database
+   * was killed is given a few seconds to notice and exit by itself (a supervisor then restarts it, which starts the
+   * database again); one still running then is SIGKILLed. Returns how the server ended.
    */
-  async kill(target: KillTarget): Promise<void> {
+  async kill(target: KillTarget): Promise<'killed' | 'exited by itself'> {
+    const proc = this.child;
+    this.child = null;
     if (target === 'postgres') {
       const pid = this.postmasterPid();
       if (pid !== null) {
         process.kill(pid, 'SIGKILL');
         await waitFor(async () => (isAlive(pid) ? undefined : true), { timeout: 10_000, what: 'the postmaster to die' });
       }
+      const exited = await Promise.race([this.exited.then(() => true), sleep(SELF_EXIT_MS).then(() => false)]);
+      if (exited) return 'exited by itself';
     }
-    const proc = this.child;
-    this.child = null;
-    if (!proc) return;
-    proc.kill('SIGKILL');
+    proc?.kill('SIGKILL');
     await this.exited;
+    return 'killed';
   }
 
   /** The ids of the tasks and export jobs not ended, read from the database directly (in a few ms). */
