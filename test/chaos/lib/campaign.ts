@@ -100,8 +100,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const s3 = await startS3rver();
   const admin = s3.admin();
   const fake = await startFakeOpenAi();
-  // Every operation's task runs at once (the default, 2, queues them): a duration measured in the calibration is then
-  // the operation's own, and a kill drawn within it lands while the operation runs.
+  // Every operation of a kill round runs its task at once (the default, 2, would queue most of them behind the others).
   const server = new ChaosServer(dataDir, {
     WORKER_CONCURRENCY: '16',
     ...(s3.env as Record<string, string>),
@@ -110,6 +109,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     ENRICH_OPENAI_API_KEY: 'sk-chaos',
   });
   const results: KillResult[] = [];
+  let failed = false;
   const durations: Record<string, number> = {};
   try {
     await admin.send(new CreateBucketCommand({ Bucket: 'media' }));
@@ -126,23 +126,22 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     log(`base dataset READY in ${Date.now() - t} ms`);
     const ctx: Context = { server, sent, base: { id: baseId, snapshotId, files: photos }, batches, captioner: 'openai_compatible_fake-vision-1', claimed: new Set(), tmp };
 
-    // Calibration: every operation once, all at once, no kill.
+    // Calibration: every operation once, no kill, one after another: each duration is the operation's own. In a kill
+    // round they overlap and run slower, so a kill drawn within that duration falls while the operation runs.
     t = Date.now();
     const calibration = await prepare(ctx, operations);
     log(`calibration set up in ${Date.now() - t} ms`);
     const after = new Map<string, Print>();
-    await Promise.all(
-      calibration.map(async (p) => {
-        const started = Date.now();
-        await p.op.start(ctx, p.subject);
-        const tasks = await settle(server, p, settleMs);
-        const extra = await p.op.observe?.(ctx, p.subject);
-        durations[p.op.name] = Date.now() - started;
-        const failed = tasks.filter((task) => task.status !== 'COMPLETED');
-        if (failed.length > 0) throw new Error(`calibration: ${p.op.name} ended ${JSON.stringify(tasks)}`);
-        after.set(p.op.name, await print(server, p.subject.id, extra));
-      }),
-    );
+    for (const p of calibration) {
+      const started = Date.now();
+      await p.op.start(ctx, p.subject);
+      const tasks = await settle(server, p, settleMs);
+      const extra = await p.op.observe?.(ctx, p.subject);
+      durations[p.op.name] = Date.now() - started;
+      const unfinished = tasks.filter((task) => task.status !== 'COMPLETED');
+      if (unfinished.length > 0) throw new Error(`calibration: ${p.op.name} ended ${JSON.stringify(tasks)}`);
+      after.set(p.op.name, await print(server, p.subject.id, extra));
+    }
     log(`calibration: ${Object.entries(durations).map(([n, ms]) => `${n} ${ms} ms`).join(', ')}`);
 
     for (const [round, kill] of options.kills.entries()) {
@@ -185,13 +184,16 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     }
     return { seed: options.seed, results, durations };
   } catch (err) {
-    throw new Error(`${(err as Error).message} (seed ${options.seed}; server log ${server.logFile})`, { cause: err });
+    failed = true;
+    const tail = fs.existsSync(server.logFile) ? fs.readFileSync(server.logFile, 'utf8').slice(-3000) : '';
+    throw new Error(`${(err as Error).message} (seed ${options.seed}; kept ${dataDir})\n${tail}`, { cause: err });
   } finally {
     await server.stop().catch(() => {});
     admin.destroy();
     await s3.close();
     await fake.close();
-    if (!process.env.CHAOS_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
+    // A failed or broken campaign keeps its data directory (the server's log is in it) for the diagnosis.
+    if (!failed && !results.some((r) => r.outcome === 'broken') && !process.env.CHAOS_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
