@@ -166,7 +166,17 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       const ending = await server.kill(kill.target);
       await Promise.all(starts);
       t = Date.now();
-      await server.start();
+      const restartFailure = await server.start().then(
+        () => null,
+        (err: Error) => `the server could not start again (${err.message.split(';')[0]}): ${lastFatal(dataDir)}`,
+      );
+      if (restartFailure) {
+        for (const p of prepared) {
+          results.push({ operation: p.op.name, target: kill.target, round: round + 1, atMs: at.get(p.op.name)!, durationMs: durations[p.op.name]!, hit: true, outcome: 'broken', detail: restartFailure });
+        }
+        log(`kill ${round + 1}/${options.kills.length} (${kill.target}): ${restartFailure}; the campaign stops here`);
+        break;
+      }
       log(`kill ${round + 1}/${options.kills.length} (${kill.target}) at ${killAt} ms; the server ${ending}; restarted in ${Date.now() - t} ms`);
       t = Date.now();
 
@@ -195,6 +205,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     // A failed or broken campaign keeps its data directory (the server's log is in it) for the diagnosis.
     if (!failed && !results.some((r) => r.outcome === 'broken') && !process.env.CHAOS_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The embedded PostgreSQL's last FATAL line, for a restart that failed. */
+function lastFatal(dataDir: string): string {
+  const log = path.join(dataDir, 'pg.log');
+  const fatal = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('FATAL') && !l.includes('not yet accepting')) : [];
+  return fatal.at(-1) ?? 'see the server log';
 }
 
 async function createBase(server: ChaosServer, photos: Array<{ name: string; bytes: Buffer }>): Promise<string> {
