@@ -47,6 +47,10 @@ export class ChaosServer {
     fs.closeSync(log);
     this.child = proc;
     this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
+    // A campaign cut short (a test's timeout) leaves no server behind: its exit hook stops its database.
+    const orphaned = () => proc.kill('SIGTERM');
+    process.once('exit', orphaned);
+    void this.exited.then(() => process.removeListener('exit', orphaned));
     this.url = await new Promise<string>((resolve, reject) => {
       let out = '';
       proc.stdout!.on('data', (chunk: Buffer) => {
