@@ -23,5 +23,5 @@ describe('chaos: one SIGKILL per operation', () => {
     console.log(formatTable(result));
     expect(result.results).toHaveLength(names.length);
     expect(result.results.filter((r) => r.outcome === 'broken')).toEqual([]);
-  }, 240_000);
+  }, 360_000);
 });
