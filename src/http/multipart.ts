@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AppError, errors } from '../core/errors.js';
@@ -44,6 +44,7 @@ export async function readForm<T>(request: FastifyRequest, shape: FormShape, con
     return await consume(checked(multipartParts(raw, broken, () => watchClosingBoundary(request)), shape));
   } catch (err) {
     // The parser waits until the file it last handed out is read: a consumer that failed before reading it would hang the drain.
+    broken.lastFile?.unpipe();
     broken.lastFile?.resume();
     await drain(raw);
     throw broken.error && !(err instanceof AppError) ? errors.malformedMultipart(broken.error.message) : err;
@@ -88,7 +89,7 @@ function multipartParts(raw: AsyncIterator<Multipart>, broken: Broken, watch: ()
         if (part.type === 'field') return { done: false, value: { kind: 'field', name: part.fieldname, value: String(part.value) } };
         part.file.on('error', (err) => (broken.error ??= err));
         broken.lastFile = part.file;
-        return { done: false, value: { kind: 'file', field: part.fieldname, fileName: part.filename ?? '', stream: part.file } };
+        return { done: false, value: { kind: 'file', field: part.fieldname, fileName: part.filename ?? '', stream: shield(part.file) } };
       },
       // Stopping early leaves the parser open, so that readForm can drain what is left.
       async return(): Promise<IteratorResult<FormPart>> {
@@ -168,4 +169,21 @@ async function drain(parts: AsyncIterator<Multipart>): Promise<void> {
   } catch {
     // The body is already broken; there is nothing left to read.
   }
+}
+
+/**
+ * What a consumer gets instead of the parser's file stream. The blob store and the spool destroy a stream they refuse,
+ * and the parser then waits forever for the destroyed part to be read (a non-media file over ~64 KB got no answer):
+ * once the consumer's stream closes early, the rest of the part is read and dropped here.
+ */
+function shield(part: Readable): PassThrough {
+  const shielded = new PassThrough();
+  // pipe() does not pass errors on: a body cut off inside the part must still fail its reader.
+  part.once('error', (err) => shielded.destroy(err));
+  shielded.once('close', () => {
+    if (part.readableEnded) return;
+    part.unpipe(shielded);
+    part.resume();
+  });
+  return part.pipe(shielded);
 }

@@ -1,6 +1,6 @@
 import { opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
 import type { SkippedEntry } from '../../adapters/archives/archive-types.js';
@@ -172,11 +172,9 @@ export class AddMediaService {
   private async store(intake: MediaIntake, stream: Readable, fileName: string): Promise<void> {
     const { maxFileBytes, maxRequestBytes } = this.settings.limits;
     const remaining = maxRequestBytes - intake.bytes;
-    const shielded = shield(stream);
     try {
-      await intake.add(shielded, fileName, Math.min(maxFileBytes, remaining));
+      await intake.add(stream, fileName, Math.min(maxFileBytes, remaining));
     } catch (err) {
-      stream.unpipe(shielded);
       stream.resume();
       if (err instanceof UndecodableImageError) throw undecodableImage(err);
       if (err instanceof NotMediaError) throw err.sniffed.kind === 'archive' ? errors.archiveInFiles(fileName) : errors.unsupportedFormat(fileName);
@@ -187,26 +185,13 @@ export class AddMediaService {
 
   private async spoolArchive(stream: Readable, name: string): Promise<SpooledFile> {
     const limit = this.settings.limits.maxRequestBytes;
-    const shielded = shield(stream);
     try {
-      return await SpooledFile.spool(shielded, name, limit);
+      return await SpooledFile.spool(stream, name, limit);
     } catch (err) {
-      stream.unpipe(shielded);
       stream.resume();
       throw err instanceof UploadTooLargeError ? errors.fileTooLarge(name, limit) : err;
     }
   }
-}
-
-/**
- * What the blob store and the spool get instead of a form's file part: they destroy their source when they refuse it,
- * and the multipart parser then waits forever for the destroyed part to be read (a non-media file over ~64 KB got no answer).
- */
-function shield(part: Readable): PassThrough {
-  const shielded = new PassThrough();
-  // pipe() does not pass errors on: a body cut off inside the part must still fail its reader.
-  part.once('error', (err) => shielded.destroy(err));
-  return part.pipe(shielded);
 }
 
 /** Walks a folder until the first file named like media (a huge folder is not read whole in the request). */
