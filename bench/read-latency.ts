@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { openAsBlob } from 'node:fs';
+import { openAsBlob, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -214,7 +214,7 @@ type Caller = 'read' | 'upload' | 'other';
  * Wraps every pool's connect() to time how long each caller waited for a connection. The HTTP server's request
  * event marks its async context with the route kind, so the wait is put down to reads, uploads or the rest (jobs).
  */
-function connectWaits(pools: pg.Pool[], server: import('node:http').Server): Record<Caller, number[]> {
+function connectWaits(pools: pg.Pool[], server: import('node:http').Server, opened: { count: number; readsWithoutIdle: number }): Record<Caller, number[]> {
   const als = new AsyncLocalStorage<Caller>();
   const waits: Record<Caller, number[]> = { read: [], upload: [], other: [] };
   server.prependListener('request', (req: import('node:http').IncomingMessage) => {
@@ -223,9 +223,12 @@ function connectWaits(pools: pg.Pool[], server: import('node:http').Server): Rec
   });
   for (const pool of pools) {
     const original = pool.connect.bind(pool) as (cb?: (...args: unknown[]) => void) => Promise<pg.PoolClient> | undefined;
+    pool.on('connect', () => opened.count++);
     (pool as unknown as { connect: typeof original }).connect = (cb) => {
       const t = performance.now();
       const kind = als.getStore() ?? 'other';
+      // No idle connection: this caller waits for a new one to open, or for one to be released.
+      if (kind === 'read' && pool.idleCount === 0) opened.readsWithoutIdle++;
       if (cb) {
         return original((...args: unknown[]) => {
           waits[kind].push(performance.now() - t);
@@ -239,6 +242,39 @@ function connectWaits(pools: pg.Pool[], server: import('node:http').Server): Rec
     };
   }
   return waits;
+}
+
+/** Per thread group (the main thread, then by thread name and nice value): seconds on a CPU and runnable but waiting for one (Linux schedstat). */
+function schedTimes(): Map<string, [number, number]> {
+  const groups = new Map<string, [number, number]>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return groups; // not Linux
+  }
+  for (const tid of tids) {
+    try {
+      const [run, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const nice = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16];
+      const name = tid === String(process.pid) ? 'main thread' : `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))} (nice ${nice})`;
+      const g = groups.get(name) ?? [0, 0];
+      groups.set(name, [g[0] + run! / 1e9, g[1] + wait! / 1e9]);
+    } catch {
+      // ended between the listing and the read
+    }
+  }
+  return groups;
+}
+
+/** What each thread group used between two schedTimes(), biggest first (threads that ended in between are missing). */
+function schedLines(before: Map<string, [number, number]>, after: Map<string, [number, number]>): string[] {
+  return [...after.entries()]
+    .map(([name, [run, wait]]) => [name, run - (before.get(name)?.[0] ?? 0), wait - (before.get(name)?.[1] ?? 0)] as const)
+    .filter(([name, run]) => name === 'main thread' || run >= 0.5)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, run, wait]) => `  ${name}: ${fixed(run, 1)} / ${fixed(wait, 1)}`);
 }
 
 const p = (xs: number[], q: number) => fixed(percentile(xs, q), 0);
@@ -271,7 +307,8 @@ export async function readLatency(): Promise<BenchReport> {
     const seeded = await ingest(loupe.url!, token, 'read-latency-explore', files.slice(0, 10), 10);
 
     const pools: Record<string, pg.Pool> = { ...((database as { pools?: Record<string, pg.Pool> }).pools ?? { pool: database.pool }) };
-    const waits = connectWaits(Object.values(pools), loupe.app!.server);
+    const opened = { count: 0, readsWithoutIdle: 0 };
+    const waits = connectWaits(Object.values(pools), loupe.app!.server, opened);
     client = new pg.Client(database.connection);
     await client.connect();
     const processedImages = async () =>
@@ -302,11 +339,14 @@ export async function readLatency(): Promise<BenchReport> {
     const eventLoop = monitorEventLoopDelay({ resolution: 10 });
     eventLoop.enable();
     sampler = new Sampler(pools, client, 100);
+    const openedBefore = { ...opened };
     const cpuOf = cpuMeter();
+    const schedBefore = schedTimes();
     for (const t of threads) t.go();
     const [uploads, reads] = await Promise.all([threads[0].done, threads[1].done]);
     const [up, read, seconds] = [uploads.result, reads.result, uploads.seconds];
     const cpu = cpuOf();
+    const schedAfter = schedTimes();
     eventLoop.disable();
     await sampler.stop();
     const processed = (await processedImages()) - processedBefore;
@@ -340,9 +380,12 @@ export async function readLatency(): Promise<BenchReport> {
         `Ingestion in the window (the uploaders' ${fixed(seconds, 1)} s, their last requests included): uploaded ${up.images} images in ${up.datasets} datasets = ${fixed(up.images / seconds, 1)} images/s, ${fixed(up.bytes / 1e6 / seconds, 1)} MB/s;`,
         `  processed (upload_files linked to media) ${processed} images = ${fixed(processed / seconds, 1)} images/s; process_files sent for ${up.processed} images.`,
         `CPU in the window: this process ${fixed(cpu.self, 0)} s (server, image workers, load threads), PostgreSQL ${fixed(cpu.postgres, 0)} s, of ${fixed(seconds * os.cpus().length, 0)} s available.`,
+        'Threads of this process (schedstat): seconds on a CPU / seconds runnable but waiting for one, by group:',
+        ...schedLines(schedBefore, schedAfter),
         `Load average (1, 5, 15 min): before ${loadBefore}, after ${loadAfter}.`,
         `Server event loop delay: p50 ${ms(eventLoop.percentile(50))}, p99 ${ms(eventLoop.percentile(99))}, max ${ms(eventLoop.max)} ms.`,
         `Pool connection waits (connect() to client, ms) by caller: ${waitLine('read')}; ${waitLine('upload')}; ${waitLine('other')}.`,
+        `  In the window the pools opened ${opened.count - openedBefore.count} new connections; ${opened.readsWithoutIdle - openedBefore.readsWithoutIdle} reads found no idle connection.`,
         ...[...sampler.pools.entries()].map(
           ([name, s]) =>
             `Pool "${name}" (max ${pools[name]!.options.max}), sampled every 100 ms: busy max ${s.busyMax}, waiting max ${s.waitingMax}, mean ${fixed(s.waitingSum / poolSamples, 2)}, callers waiting in ${fixed((100 * s.samplesWaiting) / poolSamples, 0)} % of samples.`,

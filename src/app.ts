@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { inReadLane } from './adapters/db/database.js';
 import type { Services } from './container.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -84,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandler(app);
+  app.addHook('onRequest', (request, _reply, done) => (request.method === 'GET' || request.method === 'HEAD' ? inReadLane(done) : done()));
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs') || route.url.startsWith('/assets/')) route.config = { ...(route.config as object), public: true };
   });
