@@ -60,6 +60,9 @@ export interface AppDeps {
   webDist?: string;
 }
 
+/** Requests whose queries use the reads pool: GET and HEAD, but for ingestion's (new_dataset and data_files create rows). */
+const isRead = (method: string, url: string) => (method === 'GET' || method === 'HEAD') && !url.startsWith('/api/v1/ingestion/');
+
 /** Builds the HTTP app from ready services: no environment, no listening (main.ts and tests do that). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -85,7 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandler(app);
-  app.addHook('onRequest', (request, _reply, done) => (request.method === 'GET' || request.method === 'HEAD' ? inReadLane(done) : done()));
+  app.addHook('onRequest', (request, _reply, done) => (isRead(request.method, request.url) ? inReadLane(done) : done()));
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs') || route.url.startsWith('/assets/')) route.config = { ...(route.config as object), public: true };
   });
