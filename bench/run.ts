@@ -17,6 +17,7 @@ import { scale } from './scale.js';
 import { explore } from './explore.js';
 import { scaleOut } from './scale-out.js';
 import { webGrid } from './web-grid.js';
+import { readLatency } from './read-latency.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset (BENCH_TASKS: its task count, default 100000).
@@ -41,6 +42,7 @@ import { webGrid } from './web-grid.js';
  * BENCH_EXPLORE_MEDIA, BENCH_EXPLORE_REPEATS for explore: media of the big dataset, requests a row (defaults 100000, 20).
  * BENCH_SCALE_OUT_IMAGES for scale-out: images a creation case ingests (default 1000).
  * web-grid: the Explore grid's first page in Chromium (Debian's, or CHROMIUM_PATH), no settings.
+ * read-latency: BENCH_READ_UPLOADERS (20), BENCH_READ_LANE_IMAGES (JPEGs each, 20), BENCH_READ_BATCH (10), BENCH_READ_DURATION (s, 60), BENCH_READ_GAP_MS (20).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -61,6 +63,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   explore,
   'scale-out': scaleOut,
   'web-grid': webGrid,
+  'read-latency': readLatency,
 };
 
 function print(report: BenchReport): void {

@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { inReadLane } from './adapters/db/database.js';
 import type { Services } from './container.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -59,6 +60,9 @@ export interface AppDeps {
   webDist?: string;
 }
 
+/** Requests whose queries use the reads pool: GET and HEAD, but for ingestion's (new_dataset and data_files create rows). */
+const isRead = (method: string, url: string) => (method === 'GET' || method === 'HEAD') && !url.startsWith('/api/v1/ingestion/');
+
 /** Builds the HTTP app from ready services: no environment, no listening (main.ts and tests do that). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -84,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandler(app);
+  app.addHook('onRequest', (request, _reply, done) => (isRead(request.method, request.url) ? inReadLane(done) : done()));
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs') || route.url.startsWith('/assets/')) route.config = { ...(route.config as object), public: true };
   });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -10,10 +11,30 @@ export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
   db: Db;
+  /** Both pools behind one face: each call goes to the pool of the caller's lane (see inReadLane). */
   pool: pg.Pool;
+  /** GET requests' connections, and everyone else's (writes, uploads, jobs, sweeps), apart. */
+  pools: Record<Lane, pg.Pool>;
   /** How to open a dedicated connection (LISTEN needs one of its own). */
   connection: pg.ClientConfig;
   close(): Promise<void>;
+}
+
+export type Lane = 'reads' | 'writes';
+
+const lanes = new AsyncLocalStorage<Lane>();
+
+/**
+ * Runs `next` (the rest of a GET request) in the reads lane: its queries use a pool of their own, so a read never
+ * waits for a connection behind uploads and jobs, however many of those hold one. Everything else uses the writes pool.
+ */
+export function inReadLane(next: () => void): void {
+  lanes.run('reads', next);
+}
+
+/** The lane the caller runs in: its queries go to that lane's pool. */
+export function currentLane(): Lane {
+  return lanes.getStore() ?? 'writes';
 }
 
 // Return int8 (counts) as numbers: every count we read fits comfortably in 2^53.
@@ -50,23 +71,48 @@ export async function inParallel<T>(trx: Db, work: () => Promise<T>): Promise<T>
 }
 
 export async function openDatabase(
-  options: { databaseUrl: string | null; dataDir: string; owner: EmbeddedOwner; poolSize?: number; sharedBuffersMb?: number },
+  options: {
+    databaseUrl: string | null;
+    dataDir: string;
+    owner: EmbeddedOwner;
+    /** Most connections of the writes lane (default 20) and of the reads lane (default 10). */
+    poolSize?: number;
+    readPoolSize?: number;
+    sharedBuffersMb?: number;
+  },
   log: Logger,
 ): Promise<DatabaseHandle> {
   const embedded = options.databaseUrl ? null : await startEmbeddedPostgres(options.dataDir, options.owner, log, options.sharedBuffersMb);
   const connection: pg.ClientConfig = embedded ? embedded.poolConfig : { connectionString: options.databaseUrl! };
-  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 20 });
+  const pools: Record<Lane, pg.Pool> = {
+    reads: new pg.Pool({ ...connection, max: options.readPoolSize ?? 10 }),
+    writes: new pg.Pool({ ...connection, max: options.poolSize ?? 20 }),
+  };
   let closing = false;
   // Once close() began, the database stopping ends connections the pool is still closing: expected, not an error.
   const failed = (message: string) => (err: Error) => (closing ? log.debug({ err }, message) : log.error({ err }, message));
-  pool.on('error', failed('idle database connection failed'));
   const clients = new Set<pg.Client>();
-  pool.on('connect', (client) => {
-    clients.add(client);
-    client.once('end', () => clients.delete(client));
-    client.on('error', failed('database connection failed'));
+  for (const lanePool of Object.values(pools)) {
+    lanePool.on('error', failed('idle database connection failed'));
+    lanePool.on('connect', (client) => {
+      clients.add(client);
+      client.once('end', () => clients.delete(client));
+      client.on('error', failed('database connection failed'));
+    });
+  }
+  const pick = () => pools[currentLane()];
+  const end = async () => {
+    await Promise.all(Object.values(pools).map((p) => p.end()));
+  };
+  const pool = new Proxy(pools.writes, {
+    get(_, key) {
+      if (key === 'end') return end;
+      const target = pick();
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: { connect: () => pick().connect(), end } }) });
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) log.info({ applied }, 'database migrations applied');
@@ -78,6 +124,7 @@ export async function openDatabase(
   return {
     db,
     pool,
+    pools,
     connection,
     close: async () => {
       closing = true;
