@@ -27,25 +27,6 @@ interface Slot<Ok> {
   pending: Map<number, Pending<Ok>>;
 }
 
-/** How far below the server's own threads a worker thread runs (nice steps): about a tenth of the CPU when both want it. */
-const BACKGROUND_NICE = 10;
-
-/**
- * The worker's code: lower this thread's CPU priority, then load `script`. Linux keeps a nice value per thread, so
- * the event loop that answers requests gets the CPU first while images decode and embed on what is left; elsewhere,
- * or when the thread's id cannot be read, the worker runs at the process's priority.
- */
-function backgroundEntry(script: URL): string {
-  return `
-    try {
-      const os = require('node:os');
-      const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-      os.setPriority(tid, Math.min(19, os.getPriority(tid) + ${BACKGROUND_NICE}));
-    } catch {}
-    import(${JSON.stringify(script.href)});
-  `;
-}
-
 const abortReason = (signal: AbortSignal) => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'aborted')));
 
 /**
@@ -106,7 +87,7 @@ export class ThreadPool<Ok extends { id: number; ok: true }> {
   }
 
   private spawn(): Slot<Ok> {
-    const worker = new Worker(backgroundEntry(this.options.script), { eval: true, execArgv: [], workerData: this.options.workerData });
+    const worker = new Worker(this.options.script, { execArgv: [], workerData: this.options.workerData });
     const slot: Slot<Ok> = { worker, pending: new Map() };
     worker.on('message', (reply: Ok | FailedReply) => {
       const pending = slot.pending.get(reply.id);
