@@ -73,6 +73,16 @@ describe('a multipart body the parser cannot read', () => {
     });
   });
 
+  it('answers a file the upload refuses part-way, larger than the parser buffers (the refused stream once left it waiting)', async () => {
+    const text = Buffer.alloc(300_000, 'not an image ');
+    const body = closed(Buffer.concat([Buffer.from(header('files', 'notes.txt')), text]));
+    const detail = 'Unsupported file format: notes.txt (images: JPEG, PNG, WebP, AVIF, TIFF, GIF, BMP, HEIC; videos: MP4, MOV, WebM, MKV, AVI)';
+    const { ingestion, add_media } = routes();
+    for (const [name, { route }] of Object.entries({ ingestion, add_media })) {
+      expect(await post(route, body), name).toEqual({ status: 400, body: { detail } });
+    }
+  });
+
   it('leaves the server answering and every stored file in place', async () => {
     const ready = (await server.api(owner.token, 'GET', `/api/v1/dataset/${readyId}`)).body;
     expect(ready).toMatchObject({ status_new: 'READY', n_images: 2 });
