@@ -8,9 +8,7 @@ import { OPERATIONS } from '../chaos/lib/operations.js';
  * original's bytes as sent, every task ended, the server answering.
  */
 const names = OPERATIONS.map((o) => o.name);
-// custom_metadata is cut through its server here: a SIGKILLed PostgreSQL during an import can fail its own crash
-// recovery (an unlogged staging table; see the issue 28 report), which npm run chaos still tries.
-const serverKilled = ['creation', 'add_media_archive', 'reindex', 'clone', 'enrichment', 'custom_metadata', 'edit_tags'];
+const serverKilled = ['creation', 'add_media_archive', 'reindex', 'clone', 'enrichment', 'add_media_files', 'edit_tags'];
 const kills: Kill[] = [
   { target: 'server', operations: serverKilled },
   { target: 'postgres', operations: names.filter((n) => !serverKilled.includes(n)) },
