@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportArchive, parquetRows } from '../support/exports.js';
 import { type UploadFile, createDataset, photo } from '../support/ingest.js';
@@ -14,7 +14,7 @@ let server: TestServer;
 let owner: TestUser;
 let datasetId: string;
 
-const jpeg = async (input: sharp.Sharp) => input.jpeg({ quality: 90 }).toBuffer();
+const jpeg = async (input: Sharp) => input.jpeg({ quality: 90 }).toBuffer();
 const cut = (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length * 0.6));
 
 const EXPECTED: Record<string, string[]> = {
