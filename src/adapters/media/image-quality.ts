@@ -69,8 +69,8 @@ export interface ImageContent {
  */
 export function measureContent(pixels: Uint8Array, gray: Uint8Array, channels: number): ImageContent {
   const lumas = new Uint32Array(256);
-  for (const v of gray) lumas[v]!++;
   const n = gray.length;
+  for (let i = 0; i < n; i++) lumas[gray[i]!]!++;
   const range = percentile(lumas, Math.ceil(n * 0.99)) - percentile(lumas, Math.ceil(n * 0.01));
   return { colorSpread: channels >= 3 && n > 0 ? relativeSpread(pixels, channels, range) : 0, entropy: entropyOf(lumas, n) };
 }
