@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import sharp from 'sharp';
 import { decodeImage } from '../src/adapters/media/decode.js';
 import { areaResize, grayscale } from '../src/adapters/media/gray.js';
 import { PREVIEW_SIDE, THUMBNAIL_SIDE, analyzeImage, embedderInput, encodeThumbnail } from '../src/adapters/media/image.js';
-import { QUALITY_SIDE, measureQuality } from '../src/adapters/media/image-quality.js';
+import { QUALITY_SIDE, measureContent, measureQuality } from '../src/adapters/media/image-quality.js';
 import { PHASH_INPUT_SIZE, phashFromGray } from '../src/adapters/media/phash.js';
 import { loadCenterNetEmbedder } from '../src/adapters/models/centernet-embedder.js';
 import { intFromEnv } from './lib/env.js';
@@ -54,6 +55,11 @@ export async function ingestStages(): Promise<BenchReport> {
     await stage(`thumbnail: ${THUMBNAIL_SIDE} px WebP from the decode (encodeThumbnail)`, () => encodeThumbnail(pixels()));
     await stage('grayscale (JavaScript)', () => grayscale(work.data, work.raw.width, work.raw.height, work.raw.channels));
     await stage('blur + brightness (JavaScript)', () => measureQuality(gray, work.raw.width, work.raw.height));
+    await stage('colour spread + entropy (JavaScript; issue 29)', () => measureContent(work.data, gray, work.raw.channels));
+    await stage('pixel hash: full-size decode + sha256 (issue 29)', async (f) => {
+      const { data, info } = await sharp(f, { autoOrient: true, pages: 1 }).raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+      return createHash('sha256').update(`${info.width}x${info.height}x${info.channels}:`).update(data).digest('hex');
+    });
     await stage(`perceptual hash: ${PHASH_INPUT_SIZE}x${PHASH_INPUT_SIZE} area downscale + DCT`, () =>
       phashFromGray(areaResize(gray, work.raw.width, work.raw.height, PHASH_INPUT_SIZE, PHASH_INPUT_SIZE)),
     );

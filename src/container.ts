@@ -49,6 +49,8 @@ import { AddMediaRepo } from './modules/add-media/add-media.repo.js';
 import { AddMediaService } from './modules/add-media/add-media.service.js';
 import { S3MediaProbe } from './modules/add-media/remote-media.js';
 import { ExploreService } from './modules/explore/explore.service.js';
+import { IssuesRepo } from './modules/explore/issues.repo.js';
+import { IssuesService } from './modules/explore/issues.service.js';
 import { ViewsRepo } from './modules/views/views.repo.js';
 import { ViewsService } from './modules/views/views.service.js';
 import { NotificationsRepo } from './modules/notifications/notifications.repo.js';
@@ -80,6 +82,7 @@ export interface Services {
   ingestion: IngestionService;
   media: MediaService;
   explore: ExploreService;
+  issues: IssuesService;
   addMedia: AddMediaService;
   snapshots: SnapshotsService;
   views: ViewsService;
@@ -152,6 +155,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const media = new MediaService(mediaRepo, datasets, blobs, signer);
   const images = shared.images ?? new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
+  const issues = new IssuesService(new IssuesRepo(db), datasets);
   const addMediaRepo = new AddMediaRepo(db);
   const localRoots = await Promise.all(config.addMedia.localRoots.map((root) => realpath(root).catch(() => root)));
   const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, lifecycle, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv, log), {
@@ -284,7 +288,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     lifecycle,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc, exports: exportsRepo, customMetadata: customMetadataRepo },
     services: {
-      ...{ auth, datasets, access, tasks, ingestion, media, explore, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
+      ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
       downloads: { blobs, proxy: config.blobs.proxy },
     },
     jobDeps,

@@ -1080,6 +1080,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dataset/{dataset_id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many media of the dataset have each issue type, and its corrupt files with the reason each failed to decode */
+        get: operations["getDatasetIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1206,7 +1223,7 @@ export interface components {
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
-                /** @description duplicates, outliers, blur, dark or bright */
+                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio or odd_size (docs/curation.md) */
                 issue_type?: string;
                 min_uniqueness?: string;
                 max_uniqueness?: string;
@@ -5649,7 +5666,7 @@ export interface operations {
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
-                /** @description duplicates, outliers, blur, dark or bright */
+                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio or odd_size (docs/curation.md) */
                 issue_type?: string;
                 min_uniqueness?: string;
                 max_uniqueness?: string;
@@ -6034,7 +6051,7 @@ export interface operations {
                         vql?: string;
                         /** @description Substring of the file name, case-insensitive */
                         file_name?: string;
-                        /** @description duplicates, outliers, blur, dark or bright */
+                        /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio or odd_size (docs/curation.md) */
                         issue_type?: string;
                         min_uniqueness?: string;
                         max_uniqueness?: string;
@@ -7561,7 +7578,7 @@ export interface operations {
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
-                /** @description duplicates, outliers, blur, dark or bright */
+                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio or odd_size (docs/curation.md) */
                 issue_type?: string;
                 min_uniqueness?: string;
                 max_uniqueness?: string;
@@ -7967,6 +7984,113 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "params/dataset_id must match format \"uuid\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDatasetIssues: {
+        parameters: {
+            query?: {
+                /** @description 0-based page of corrupt_files; 100 files a page */
+                page_number?: number;
+            };
+            header?: never;
+            path: {
+                dataset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Images and video frames of the dataset's current version */
+                        n_media: number;
+                        /** @description Median width × height of those media, in pixels: what odd_size is measured against */
+                        median_area: number | null;
+                        /** @description Media per issue type (docs/curation.md); each but corrupt is an Explore issue_type */
+                        issues: {
+                            /** @description Blurry: variance of the Laplacian below the threshold */
+                            blur: number;
+                            /** @description Dark: mean luma below the threshold */
+                            dark: number;
+                            /** @description Bright: mean luma above the threshold */
+                            bright: number;
+                            /** @description Outliers of the index */
+                            outliers: number;
+                            /** @description Near-duplicates: members of a level-0 cluster with others */
+                            duplicates: number;
+                            /** @description Media sharing their bytes or their decoded pixels with another media of the version */
+                            exact_duplicates: number;
+                            /** @description Long side more than 2.5 times the short side */
+                            odd_aspect_ratio: number;
+                            /** @description Area below 64×64 px, below 1/16 of the median area, or above 16 times it */
+                            odd_size: number;
+                            /** @description No colour: 99th percentile of the channel spread at most 12 */
+                            grayscale: number;
+                            /** @description Entropy of the gray histogram below 3 bits: blank, flat, mostly one colour */
+                            low_information: number;
+                            /** @description Uploaded files that failed to decode (no media) */
+                            corrupt: number;
+                        };
+                        /** @description A page of the corrupt files, oldest first */
+                        corrupt_files: {
+                            file_name: string;
+                            /** @description Why it did not decode */
+                            reason: string;
+                            /** Format: date-time */
+                            uploaded_at: string;
+                        }[];
+                        page_number: number;
+                        files_per_page: number;
+                    };
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Dataset not found"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -20,8 +20,27 @@ import {
 
 export { TEXT_MAX_LENGTH };
 
-export const ISSUE_TYPES = ['blur', 'dark', 'bright', 'outliers', 'duplicates'] as const;
+export const ISSUE_TYPES = [
+  'blur',
+  'dark',
+  'bright',
+  'outliers',
+  'duplicates',
+  'exact_duplicates',
+  'odd_aspect_ratio',
+  'odd_size',
+  'grayscale',
+  'low_information',
+] as const;
 export type IssueType = (typeof ISSUE_TYPES)[number];
+
+/** A file that failed to decode has no media to explore: the dataset's issues route lists it with its reason. */
+const CORRUPT = 'corrupt files have no media to explore; GET /api/v1/dataset/{dataset_id}/issues lists them with their reasons';
+
+function issueValue(v: unknown, path: string): IssueType {
+  if (v === 'corrupt') throw errors.validation(`${path}: ${CORRUPT}`);
+  return oneOfValue(v, path, ISSUE_TYPES);
+}
 
 export const MEDIA_TYPES = ['IMAGE', 'VIDEO_FRAME', 'VIDEO'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
@@ -177,7 +196,7 @@ function applyElement(f: ExploreFilters, element: unknown, at: string): void {
     case 'issues': {
       const b = fields(body, path, ['op', 'value', 'mode']);
       oneOfValue(b.op, `${path}.op`, ['issue'] as const);
-      const issue = oneOfValue(b.value, `${path}.value`, ISSUE_TYPES);
+      const issue = issueValue(b.value, `${path}.value`);
       const mode = b.mode === undefined ? 'in' : oneOfValue(b.mode, `${path}.mode`, ['in', 'out'] as const);
       f.issues.push({ issue, mode });
       return;
@@ -248,7 +267,7 @@ function applyPlain(f: ExploreFilters, q: ExploreQuery): void {
   if (fileName !== null) f.fileName = fileName;
 
   const issueType = optionalString(q.issue_type, 'issue_type');
-  if (issueType !== null) f.issues.push({ issue: oneOfValue(issueType, 'issue_type', ISSUE_TYPES), mode: 'in' });
+  if (issueType !== null) f.issues.push({ issue: issueValue(issueType, 'issue_type'), mode: 'in' });
 
   const minU = queryNumber(q.min_uniqueness, 'min_uniqueness');
   const maxU = queryNumber(q.max_uniqueness, 'max_uniqueness');

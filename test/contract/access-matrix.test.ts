@@ -88,6 +88,7 @@ const MATRIX: Record<string, Row> = {
   },
 
   'GET /api/v1/dataset/{dataset_id}': { rule: 'dataset-read', ok: 200 },
+  'GET /api/v1/dataset/{dataset_id}/issues': { rule: 'dataset-read', ok: 200 },
   'PATCH /api/v1/dataset/{dataset_id}': { rule: 'dataset-write', ok: 200, request: () => ({ body: { description: 'seen by the access matrix' } }) },
   'DELETE /api/v1/dataset/{dataset_id}': { rule: 'dataset-owner', ok: 204, forbidden: 'You do not have permission to delete this dataset', request: draft, last: true },
 

@@ -27,6 +27,7 @@ import * as m0037 from './migrations/0037-media-list-anchors.js';
 import * as m0038 from './migrations/0038-field-set-values-index.js';
 import * as m0039 from './migrations/0039-nodes.js';
 import * as m0040 from './migrations/0040-task-chunks.js';
+import * as m0041 from './migrations/0041-curation-issues.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0038-field-set-values-index': m0038,
   '0039-nodes': m0039,
   '0040-task-chunks': m0040,
+  '0041-curation-issues': m0041,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

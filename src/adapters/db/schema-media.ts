@@ -48,6 +48,10 @@ export interface MediaTable {
   blur: number | null;
   brightness: number | null;
   quality_flags: Generated<string[]>;
+  /** sha256 of the decoded pixels (issue 29: exact duplicates); null for media analysed before it, or too large. */
+  pixel_hash: Generated<string | null>;
+  color_spread: Generated<number | null>;
+  entropy: Generated<number | null>;
   search_text: ColumnType<string, never, never>;
   created_at: Generated<Date>;
 }

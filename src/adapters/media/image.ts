@@ -1,16 +1,17 @@
+import { createHash } from 'node:crypto';
 import sharp, { type ResizeOptions, type Sharp } from 'sharp';
 import type { Embedder } from '../models/embedder.js';
-import { type DecodedImage, decodeImage } from './decode.js';
+import { type DecodedImage, SHARP_FORMATS, decodeImage } from './decode.js';
 import { parseExif, type ImageExif } from './exif.js';
 import { areaResize, grayscale } from './gray.js';
-import { measureQuality, QUALITY_SIDE, type ImageFlag } from './image-quality.js';
+import { contentFlags, measureContent, measureQuality, QUALITY_SIDE, type ImageFlag } from './image-quality.js';
 import { PHASH_INPUT_SIZE, phashFromGray } from './phash.js';
 
 import { ImageDecodeError } from './decode.js';
 
 export { ImageDecodeError };
 export { hammingDistance } from './phash.js';
-export { QUALITY_THRESHOLDS } from './image-quality.js';
+export { ISSUE_THRESHOLDS, QUALITY_THRESHOLDS } from './image-quality.js';
 export type { ImageExif } from './exif.js';
 export type { ImageFlag } from './image-quality.js';
 
@@ -34,7 +35,16 @@ export interface ImageAnalysis {
   blur: number;
   /** Mean luma, 0..255. */
   brightness: number;
+  /** 99th percentile of the per-pixel channel spread (max − min of R, G, B), 0..255: low = grayscale. */
+  colorSpread: number;
+  /** Shannon entropy of the gray histogram, bits (0..8): low = little information. */
+  entropy: number;
   flags: ImageFlag[];
+  /**
+   * sha256 of the full-size decoded pixels (oriented, with their size and channel count), so a lossless re-encode of
+   * the same pixels has the same hash; null above PIXEL_HASH_MAX_PIXELS, where the analysis never decodes full size.
+   */
+  pixelHash: string | null;
   /** Present when an embedder was given. */
   embedding: MediaEmbedding | null;
 }
@@ -54,20 +64,27 @@ export interface CropBox {
 }
 
 export const THUMBNAIL_SIDE = 256;
+/**
+ * The largest image (pixels) given a pixel hash: one decoded below full size by the analysis is decoded once more at
+ * full size for it (CPU per 1024×768 JPEG in docs/curation.md); a 12 MP photo would cost more than its whole analysis.
+ */
+export const PIXEL_HASH_MAX_PIXELS = 2048 * 2048;
 export const PREVIEW_SIDE = 1024;
 /** WebP effort for thumbnails: 2 makes files 2–4 % larger than the default 4 at half the encode time (4.2 vs 8.6 ms). */
 const THUMBNAIL_EFFORT = 2;
 
 /**
- * Decodes the image once, oriented, and derives thumbnail, preview, hash, quality and embedding from those pixels.
- * An original that is its own preview is decoded straight at the size the quality measures need (QUALITY_SIDE);
- * any other at preview size, the rest from a downscale of that. Throws ImageDecodeError for corrupt or unsupported
- * files, and the signal's reason when aborted.
+ * Decodes the image once, oriented, at most preview size, and derives thumbnail, preview, hashes, quality and
+ * embedding from those pixels, the measures from a downscale of them to QUALITY_SIDE. Throws ImageDecodeError for
+ * corrupt or unsupported files, and the signal's reason when aborted.
  */
 export async function analyzeImage(filePath: string, format: string, signal?: AbortSignal, embedder?: Embedder): Promise<ImageAnalysis> {
   signal?.throwIfAborted();
-  const decoded = await decodeImage(filePath, format, PREVIEW_SIDE, signal, QUALITY_SIDE);
+  // Full size up to the preview's: the pixel hash needs the full-size pixels, and a 1024×768 JPEG decoded full and
+  // resized to QUALITY_SIDE costs 2.4 ms of CPU more than decoded at QUALITY_SIDE, where a second decode for the hash cost 8.7.
+  const decoded = await decodeImage(filePath, format, PREVIEW_SIDE, signal);
   signal?.throwIfAborted();
+  const pixelHashing = pixelHash(filePath, format, decoded);
 
   const pixels = () => sharp(decoded.pixels, { raw: decoded.raw });
   const [preview, work] = await Promise.all([
@@ -85,7 +102,8 @@ export async function analyzeImage(filePath: string, format: string, signal?: Ab
   // Measured on this thread while libvips encodes and resizes on its own.
   const gray = grayscale(work.data, width, height, channels);
   const quality = measureQuality(gray, width, height);
-  const [thumbnail, embedded, hashPixels] = await Promise.all([thumbnailing, embedding, hashInput(gray, width, height)]);
+  const content = measureContent(work.data, gray, channels);
+  const [thumbnail, embedded, hashPixels, pixelHashed] = await Promise.all([thumbnailing, embedding, hashInput(gray, width, height), pixelHashing]);
   signal?.throwIfAborted();
 
   return {
@@ -97,8 +115,31 @@ export async function analyzeImage(filePath: string, format: string, signal?: Ab
     preview,
     phash: phashFromGray(hashPixels),
     ...quality,
+    ...content,
+    flags: [...quality.flags, ...contentFlags(content)],
+    pixelHash: pixelHashed,
     embedding: embedded,
   };
+}
+
+/**
+ * The pixel hash of the decoded original: the analysis's own pixels when it decoded full size, else (an image
+ * sharp decodes, up to PIXEL_HASH_MAX_PIXELS) a second decode at full size. Hashing the downscaled pixels instead
+ * would tell a JPEG from its PNG re-encode: libvips shrinks a JPEG while decoding it (DCT scaling), a PNG after.
+ */
+async function pixelHash(filePath: string, format: string, decoded: DecodedImage): Promise<string | null> {
+  if (decoded.raw.width === decoded.width && decoded.raw.height === decoded.height) return hashPixels(decoded.pixels, decoded.raw);
+  if (!SHARP_FORMATS.has(format) || decoded.width * decoded.height > PIXEL_HASH_MAX_PIXELS) return null;
+  try {
+    const { data, info } = await sharp(filePath, { autoOrient: true, pages: 1 }).raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+    return hashPixels(data, info);
+  } catch {
+    return null; // the analysis's own decode worked: a file only a downscaling decode gets through has no pixel hash
+  }
+}
+
+function hashPixels(pixels: Uint8Array, raw: { width: number; height: number; channels: number }): string {
+  return createHash('sha256').update(`${raw.width}x${raw.height}x${raw.channels}:`).update(pixels).digest('hex');
 }
 
 /** Embeds an image file, or the `crop` of it (in displayed pixels), for a similarity search. */

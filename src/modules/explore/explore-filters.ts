@@ -1,18 +1,48 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ExploreFilters, FieldFilter, IssueType } from '../../core/vql.js';
+import { exactDuplicateIds, hasFlag, oddAspectRatio, oddSizeIds } from './quality-issues.js';
 
 /** The SQL of Explore's filters over `version_media vm join media m` (part of the Explore repo; other repos select by it too). */
 
-const ISSUE_SQL: Record<IssueType, RawBuilder<boolean>> = {
-  blur: sql<boolean>`'blurry' = any(m.quality_flags)`,
-  dark: sql<boolean>`'dark' = any(m.quality_flags)`,
-  bright: sql<boolean>`'bright' = any(m.quality_flags)`,
+/** A quality issue as a condition on the media row `m` ('' unaliased), each answered by a partial index (0034, 0041). */
+const ON_MEDIA: Partial<Record<IssueType, (m: string) => RawBuilder<boolean>>> = {
+  blur: (m) => hasFlag(m, 'blurry'),
+  dark: (m) => hasFlag(m, 'dark'),
+  bright: (m) => hasFlag(m, 'bright'),
+  grayscale: (m) => hasFlag(m, 'grayscale'),
+  low_information: (m) => hasFlag(m, 'low_information'),
+  odd_aspect_ratio: oddAspectRatio,
+};
+
+/** An issue relative to the version's media: the ids of its media having it, given the version. */
+const IN_VERSION: Partial<Record<IssueType, (version: RawBuilder<unknown>) => RawBuilder<unknown>>> = {
+  exact_duplicates: exactDuplicateIds,
+  odd_size: oddSizeIds,
+};
+
+const ON_ROW: Partial<Record<IssueType, RawBuilder<boolean>>> = {
   outliers: sql<boolean>`vm.is_outlier`,
   duplicates: sql<boolean>`vm.duplicate_group is not null`,
 };
 
-/** A quality issue, asked for: the media holding its flag, read from that flag's partial index (0034). */
-const FLAGGED: Partial<Record<IssueType, string>> = { blur: 'blurry', dark: 'dark', bright: 'bright' };
+/** One issue on a row `vm join media m`, the version's media found per row (correlated: only where no version is given). */
+function issueSql(issue: IssueType): RawBuilder<boolean> {
+  const onMedia = ON_MEDIA[issue];
+  if (onMedia) return onMedia('m');
+  const inVersion = IN_VERSION[issue];
+  if (inVersion) return sql<boolean>`vm.media_id in (${inVersion(sql`vm.version_id`)})`;
+  return ON_ROW[issue]!;
+}
+
+/**
+ * A media issue, asked for, given the version: the media holding it, read from the issue's partial index; a version
+ * issue: its media, computed once. Either as an array whose ids are an index condition on the version's rows.
+ */
+function idsOf(issue: IssueType, versionId: string): RawBuilder<unknown> | undefined {
+  const onMedia = ON_MEDIA[issue];
+  if (onMedia) return sql`select id from media where ${onMedia('')}`;
+  return IN_VERSION[issue]?.(sql`${versionId}::uuid`);
+}
 
 /** The columns of a version's wide rows that the filters and Explore's pages read. */
 const ROW_COLUMNS = ['media_id', 'cluster_l0', 'cluster_l1', 'cluster_l2', 'cluster_l3', 'cluster_l4', 'uniqueness_score', 'nn_similarity', 'is_outlier', 'duplicate_group', 'caption', 'objects', 'text_search'];
@@ -52,9 +82,9 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
   const fts = f.text.filter((t) => t.op === 'fts').map((t) => t.value);
   if (fts.length > 0) parts.push(ftsSql(fts));
   for (const { issue, mode } of f.issues) {
-    const flag = FLAGGED[issue];
-    if (mode === 'in' && flag && versionId) parts.push(sql`vm.media_id = any(array(select id from media where ${sql.lit(flag)} = any(quality_flags)))`);
-    else parts.push(mode === 'in' ? ISSUE_SQL[issue] : sql`not coalesce(${ISSUE_SQL[issue]}, false)`);
+    const ids = versionId && (mode === 'in' || IN_VERSION[issue]) ? idsOf(issue, versionId) : undefined;
+    const has = ids ? sql<boolean>`vm.media_id = any(array(${ids}))` : issueSql(issue);
+    parts.push(mode === 'in' ? has : sql`not coalesce(${has}, false)`);
   }
   if (f.minDuplicateSimilarity !== null) parts.push(sql`vm.nn_similarity >= ${f.minDuplicateSimilarity}`);
   if (f.minUniqueness !== null) parts.push(sql`vm.uniqueness_score >= ${f.minUniqueness}`);
@@ -89,7 +119,7 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
 
 /** Whether filtersSql, given the version, reads the media `m` (file name, text, type, a quality flag's absence). */
 export function readsMedia(f: ExploreFilters): boolean {
-  const flagAbsent = f.issues.some(({ issue, mode }) => FLAGGED[issue] !== undefined && mode !== 'in');
+  const flagAbsent = f.issues.some(({ issue, mode }) => ON_MEDIA[issue] !== undefined && mode !== 'in');
   return f.fileName !== null || f.mediaTypes !== null || f.text.some((t) => t.op === 'fts') || flagAbsent;
 }
 

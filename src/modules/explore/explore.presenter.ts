@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import { ISSUE_THRESHOLDS } from '../../adapters/media/image-quality.js';
 import type { MediaVariant } from '../media/media.service.js';
 import type { Cluster, Preview } from './explore.schemas.js';
 import type { ExploreRow, ObjectRow } from './explore-rows.js';
@@ -62,5 +63,7 @@ function issuesOf(row: ExploreRow): string[] {
   const issues = row.quality_flags.map((f) => FLAG_ISSUES[f] ?? f);
   if (row.is_outlier) issues.push('outliers');
   if (row.duplicate_group) issues.push('duplicates');
+  const { width, height } = row;
+  if (width && height && Math.max(width, height) > ISSUE_THRESHOLDS.oddAspectRatioAbove * Math.min(width, height)) issues.push('odd_aspect_ratio');
   return issues;
 }

@@ -12,6 +12,7 @@ import { METADATA_ENTRY } from '../../core/exports.js';
 import { type MediaSelection, safeName, selectedIds } from './export-items.js';
 import { exportColumns, fieldColumn } from './metadata/columns.js';
 import { versionRowsOf } from '../versions/cluster-summaries.js';
+import { aspectRatio, isExactDuplicate, medianArea, oddArea, oddAspectRatio, sizeRatio } from '../explore/quality-issues.js';
 import { CUSTOM_FIELDS, TAGS_AND_LABELS, layerRows } from '../versions/version-annotations.js';
 
 /** What a custom field's JSON value becomes in its column: text as is, a list as its JSON text. */
@@ -73,6 +74,16 @@ export async function columnsQuery(
     quality_flags: jsonList(sql.ref('quality_flags')),
     blur_score: sql`blur`,
     brightness: sql`brightness`,
+    color_spread: sql`color_spread`,
+    entropy: sql`entropy`,
+    aspect_ratio: sql`aspect_ratio`,
+    size_ratio: sql`size_ratio`,
+    pixel_hash: sql`pixel_hash`,
+    is_grayscale: sql`coalesce('grayscale' = any(quality_flags), false)`,
+    is_low_information: sql`coalesce('low_information' = any(quality_flags), false)`,
+    is_odd_aspect_ratio: sql`is_odd_aspect_ratio`,
+    is_odd_size: sql`is_odd_size`,
+    is_exact_duplicate: sql`is_exact_duplicate`,
     captured_at: sql`captured_at`,
     video_id: sql`parent_media_id`,
     frame_timestamp: sql`frame_timestamp`,
@@ -100,13 +111,18 @@ export async function columnsQuery(
       ? sql`(select * from ${await layerRows(db, CUSTOM_FIELDS, versionId, true)} x where ${inPart(sql.ref('x.media_id'))})`
       : sql`(select null::uuid as media_id, null::jsonb as custom_fields where false)`;
   const picked = selection === null ? sql`true` : sql`w.media_id in (${selectedIds(versionId, selection, true)})`;
+  const version = sql`${sql.lit(versionId)}::uuid`;
   const query = sql`select ${sql.join(select)} from (
       select m.id, m.media_type, m.file_name, m.size, m.width, m.height, m.quality_flags, m.blur, m.brightness,
+        m.color_spread, m.entropy, m.pixel_hash, ${aspectRatio('m')} as aspect_ratio, coalesce(${oddAspectRatio('m')}, false) as is_odd_aspect_ratio,
+        ${sizeRatio('m', sql`md.area`)} as size_ratio, coalesce(${oddArea(sql`m.width::float8 * m.height`, sql`md.area`)}, false) as is_odd_size,
+        ${isExactDuplicate('m', version)} as is_exact_duplicate,
         m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp,
         w.uniqueness_score, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4, w.duplicate_group, w.is_outlier,
         w.caption, w.objects, w.enrichment -> 'ocr' ->> 'text' as ocr_text, ${safeName(sql.ref('m.file_name'))} as safe_name,
         coalesce(a.tags, '{}') as tags, a.label, coalesce(f.custom_fields, '{}') as custom_fields
       from ${await versionRowsOf(db, versionId, true)} w join media m on m.id = w.media_id
+      cross join (select ${medianArea(version)} as area) md
       left join ${annotations} a on a.media_id = w.media_id
       left join ${fields} f on f.media_id = w.media_id
       where ${picked} and ${inPart(sql.ref('w.media_id'))} and ${inPart(sql.ref('m.id'))}) named`;

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { StoredObject } from '../../adapters/db/schema.js';
 import type { FieldType } from '../../core/custom-fields.js';
+import { isExactDuplicate, medianArea, oddArea, sizeRatio } from '../explore/quality-issues.js';
 
 /** One exported media item as read from the version: the facts the metadata files and the archive need. */
 export interface ExportItem {
@@ -26,6 +27,13 @@ export interface ExportItem {
   quality_flags: string[];
   blur: number | null;
   brightness: number | null;
+  color_spread: number | null;
+  entropy: number | null;
+  pixel_hash: string | null;
+  /** Area over the version's median area (quality-issues.ts). */
+  size_ratio: number | null;
+  is_odd_size: boolean;
+  is_exact_duplicate: boolean;
   captured_at: string | null;
   video_id: string | null;
   /** The file name of a frame's video. */
@@ -96,20 +104,24 @@ export const clashFreeName = (safe: RawBuilder<unknown>, id: RawBuilder<unknown>
  */
 export function itemsQuery(versionId: string, selection: MediaSelection | null): RawBuilder<ExportItem> {
   const safe = sql.ref('safe_name');
+  const version = sql`${versionId}::uuid`;
   return sql<ExportItem>`with picked as (${selectedIds(versionId, selection)}),
+    median as (select ${medianArea(version)} as area),
     named as (
       select m.id, m.media_type, m.file_name, m.blob_hash, m.size, m.width, m.height, m.quality_flags, m.blur, m.brightness,
+        m.color_spread, m.entropy, m.pixel_hash, ${sizeRatio('m', sql`md.area`)} as size_ratio,
+        coalesce(${oddArea(sql`m.width::float8 * m.height`, sql`md.area`)}, false) as is_odd_size, ${isExactDuplicate('m', version)} as is_exact_duplicate,
         m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp, m.created_at,
         case when m.parent_media_id is not null then (select v.file_name from media v where v.id = m.parent_media_id) end as video_name,
         vm.uniqueness_score, vm.nn_similarity, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4,
         vm.duplicate_group, vm.is_outlier, vm.tags, vm.label, vm.custom_fields, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
         ${safeName(sql.ref('m.file_name'))} as safe_name
-      from picked p join media m on m.id = p.media_id
+      from picked p join media m on m.id = p.media_id cross join median md
       join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id)
     select id as media_id, media_type,
       case when count(*) over (partition by lower(safe_name)) = 1 then safe_name else ${clashFreeName(safe, sql.ref('id'))} end as image_filename,
       file_name, blob_hash, size as file_size, width, height, uniqueness_score, nn_similarity, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
-      duplicate_group, is_outlier, quality_flags, blur, brightness, captured_at,
+      duplicate_group, is_outlier, quality_flags, blur, brightness, color_spread, entropy, pixel_hash, size_ratio, is_odd_size, is_exact_duplicate, captured_at,
       parent_media_id as video_id, video_name, frame_timestamp, tags, label, custom_fields, created_at, caption, objects, ocr_text
     from named order by lower(safe_name), id`;
 }

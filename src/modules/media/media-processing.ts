@@ -74,6 +74,9 @@ async function imageFacts(deps: MediaProcessingDeps, analysis: ImageAnalysis, or
     blur: analysis.blur,
     brightness: analysis.brightness,
     quality_flags: analysis.flags,
+    pixel_hash: analysis.pixelHash,
+    color_spread: analysis.colorSpread,
+    entropy: analysis.entropy,
   };
 }
 

@@ -3,7 +3,7 @@
  * UI state ↔ the page's URL search params ↔ the Explore API's query (and a saved view's query).
  */
 
-export const ISSUES = ['duplicates', 'outliers', 'blur', 'dark', 'bright'] as const;
+export const ISSUES = ['duplicates', 'exact_duplicates', 'outliers', 'blur', 'dark', 'bright', 'grayscale', 'low_information', 'odd_aspect_ratio', 'odd_size'] as const;
 export type Issue = (typeof ISSUES)[number];
 export type EntityType = 'IMAGES' | 'OBJECTS';
 export type SortBy = 'size' | 'uniqueness' | 'relevance';
@@ -68,8 +68,8 @@ export type ViewQuery = Omit<ExploreApiQuery, 'page_number' | 'previews_limit'>;
 export const MAX_THRESHOLD = 4;
 /** The API's own default: a page of 100 large clusters stays small. */
 export const PREVIEWS_LIMIT = 6;
-/** The API takes at most 20 vql filters; issues, labels and tags use up to 7. */
-export const MAX_FIELD_CONDITIONS = 10;
+/** The API takes at most 20 vql filters; issues, labels and tags use up to 12. */
+export const MAX_FIELD_CONDITIONS = 8;
 
 const SORTS: SortBy[] = ['size', 'uniqueness', 'relevance'];
 const FIELD_OPS: FieldOp[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists'];

@@ -12,7 +12,18 @@ interface Props {
   onApply: (filters: Filters) => void;
 }
 
-const ISSUE_WORDS: Record<(typeof ISSUES)[number], string> = { duplicates: 'Duplicates', outliers: 'Outliers', blur: 'Blurry', dark: 'Dark', bright: 'Bright' };
+const ISSUE_WORDS: Record<(typeof ISSUES)[number], string> = {
+  duplicates: 'Duplicates',
+  exact_duplicates: 'Exact duplicates',
+  outliers: 'Outliers',
+  blur: 'Blurry',
+  dark: 'Dark',
+  bright: 'Bright',
+  grayscale: 'Grayscale',
+  low_information: 'Low information',
+  odd_aspect_ratio: 'Odd aspect ratio',
+  odd_size: 'Odd size',
+};
 /** Checkboxes for the most used labels and tags; past that, the file name and caption search narrow the grid. */
 const MAX_CHOICES = 50;
 

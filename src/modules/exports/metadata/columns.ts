@@ -1,5 +1,6 @@
 import type { ParquetColumnType } from '../../../adapters/parquet/duckdb-parquet.js';
 import type { FieldType } from '../../../core/custom-fields.js';
+import { ISSUE_THRESHOLDS } from '../../../adapters/media/image-quality.js';
 import type { ExportItem } from '../export-items.js';
 
 /** One metadata row, the same columns in every format (spec 2.4: at least uniqueness_score and image_filename). */
@@ -27,6 +28,17 @@ export interface MetadataRow {
   quality_flags: string[];
   blur_score: number | null;
   brightness: number | null;
+  /** Issue 29 (docs/curation.md): the scores, then whether each issue holds. */
+  color_spread: number | null;
+  entropy: number | null;
+  aspect_ratio: number | null;
+  size_ratio: number | null;
+  pixel_hash: string | null;
+  is_grayscale: boolean;
+  is_low_information: boolean;
+  is_odd_aspect_ratio: boolean;
+  is_odd_size: boolean;
+  is_exact_duplicate: boolean;
   captured_at: string | null;
   video_id: string | null;
   frame_timestamp: number | null;
@@ -73,6 +85,16 @@ export const COLUMN_TYPES: Record<keyof MetadataRow, ParquetColumnType> = {
   quality_flags: 'VARCHAR[]',
   blur_score: 'DOUBLE',
   brightness: 'DOUBLE',
+  color_spread: 'DOUBLE',
+  entropy: 'DOUBLE',
+  aspect_ratio: 'DOUBLE',
+  size_ratio: 'DOUBLE',
+  pixel_hash: 'VARCHAR',
+  is_grayscale: 'BOOLEAN',
+  is_low_information: 'BOOLEAN',
+  is_odd_aspect_ratio: 'BOOLEAN',
+  is_odd_size: 'BOOLEAN',
+  is_exact_duplicate: 'BOOLEAN',
   captured_at: 'TIMESTAMPTZ',
   video_id: 'VARCHAR',
   frame_timestamp: 'DOUBLE',
@@ -139,6 +161,16 @@ export function metadataRow(item: ExportItem, includeImages: boolean, fields: re
     quality_flags: flags,
     blur_score: item.blur,
     brightness: item.brightness,
+    color_spread: item.color_spread,
+    entropy: item.entropy,
+    aspect_ratio: aspectRatio(item.width, item.height),
+    size_ratio: item.size_ratio,
+    pixel_hash: item.pixel_hash,
+    is_grayscale: flags.includes('grayscale'),
+    is_low_information: flags.includes('low_information'),
+    is_odd_aspect_ratio: isOddAspectRatio(item.width, item.height),
+    is_odd_size: item.is_odd_size,
+    is_exact_duplicate: item.is_exact_duplicate,
     captured_at: item.captured_at,
     video_id: item.video_id,
     frame_timestamp: item.frame_timestamp,
@@ -151,4 +183,13 @@ export function metadataRow(item: ExportItem, includeImages: boolean, fields: re
     objects: objects.map((o) => ({ object_id: o.object_id, label: o.label, score: o.score, bbox: [o.box.x, o.box.y, o.box.width, o.box.height], caption: o.caption ?? null })),
     ocr_text: item.ocr_text,
   };
+}
+
+/** max(w/h, h/w), as quality-issues.ts's aspectRatio computes it in SQL. */
+function aspectRatio(width: number | null, height: number | null): number | null {
+  return width && height ? Math.max(width, height) / Math.min(width, height) : null;
+}
+
+function isOddAspectRatio(width: number | null, height: number | null): boolean {
+  return !!width && !!height && Math.max(width, height) > ISSUE_THRESHOLDS.oddAspectRatioAbove * Math.min(width, height);
 }

@@ -48,6 +48,11 @@ export function metadataItems(row: ExportRow, item: ExportItem): MetadataItem[] 
   if (row.is_blurry) out.push(issue('blur', 1));
   if (row.is_dark) out.push(issue('dark', 1));
   if (row.is_bright) out.push(issue('bright', 1));
+  if (row.is_exact_duplicate) out.push(issue('exact_duplicates', 1));
+  if (row.is_grayscale) out.push(issue('grayscale', 1));
+  if (row.is_low_information) out.push(issue('low_information', 1));
+  if (row.is_odd_aspect_ratio) out.push(issue('odd_aspect_ratio', 1));
+  if (row.is_odd_size) out.push(issue('odd_size', 1));
   for (const tag of row.tags) out.push({ type: 'user_tag', properties: { tag_name: tag } });
   if (row.label !== null) out.push({ type: 'image_label', properties: { category_name: row.label, source: 'User' } });
   if (row.caption !== null) out.push(caption(row.caption));

@@ -1,0 +1,51 @@
+import { sql } from 'kysely';
+import type { Db } from '../../adapters/db/database.js';
+import type { IssueType } from '../../core/vql.js';
+import { wideRows } from './explore-filters.js';
+import { exactDuplicateIds, failedFiles, hasFlag, medianArea, oddArea, oddAspectRatio } from './quality-issues.js';
+
+export type IssueCounts = Record<IssueType, number> & { n_media: number; median_area: number | null };
+
+export interface FailedFile {
+  file_name: string;
+  error: string;
+  created_at: Date;
+}
+
+/** The SQL of a dataset's issue counts and its failed files. */
+export class IssuesRepo {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * How many of the version's images and frames have each issue, as Explore's issue filters find them (explore-filters.ts):
+   * one pass over the version's rows and their media, one for the median area, one sort per hash for exact duplicates.
+   */
+  async counts(versionId: string): Promise<IssueCounts> {
+    const version = sql`${versionId}::uuid`;
+    const count = (condition: unknown) => sql`count(*) filter (where ${condition})::int`;
+    const { rows } = await sql<IssueCounts>`with median as (select ${medianArea(version)} as a)
+      select count(*)::int as n_media,
+        ${count(hasFlag('m', 'blurry'))} as blur, ${count(hasFlag('m', 'dark'))} as dark, ${count(hasFlag('m', 'bright'))} as bright,
+        ${count(sql`vm.is_outlier`)} as outliers, ${count(sql`vm.duplicate_group is not null`)} as duplicates,
+        ${count(hasFlag('m', 'grayscale'))} as grayscale, ${count(hasFlag('m', 'low_information'))} as low_information,
+        ${count(oddAspectRatio('m'))} as odd_aspect_ratio,
+        ${count(sql`m.width is not null and ${oddArea(sql`m.width::float8 * m.height`, sql`(select a from median)`)}`)} as odd_size,
+        (select count(*)::int from (${exactDuplicateIds(version)}) e) as exact_duplicates,
+        (select a from median) as median_area
+      from ${wideRows(versionId)} vm join media m on m.id = vm.media_id
+      where m.media_type in ('IMAGE', 'VIDEO_FRAME')`.execute(this.db);
+    return rows[0]!;
+  }
+
+  async countFailed(datasetId: string): Promise<number> {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from (${failedFiles(datasetId)}) f`.execute(this.db);
+    return rows[0]!.n;
+  }
+
+  /** The dataset's files that failed to decode, oldest first, a page of them. */
+  async failed(datasetId: string, offset: number, limit: number): Promise<FailedFile[]> {
+    const { rows } = await sql<FailedFile>`select f.file_name, f.error, f.created_at from (${failedFiles(datasetId)}) f
+      order by f.created_at, f.file_name, f.id limit ${limit} offset ${offset}`.execute(this.db);
+    return rows;
+  }
+}
