@@ -8025,6 +8025,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "n_media": 1243,
+                     *       "median_area": 786432,
+                     *       "issues": {
+                     *         "blur": 41,
+                     *         "dark": 12,
+                     *         "bright": 3,
+                     *         "outliers": 62,
+                     *         "duplicates": 118,
+                     *         "exact_duplicates": 9,
+                     *         "odd_aspect_ratio": 4,
+                     *         "odd_size": 2,
+                     *         "grayscale": 7,
+                     *         "low_information": 1,
+                     *         "corrupt": 1
+                     *       },
+                     *       "corrupt_files": [
+                     *         {
+                     *           "file_name": "IMG_0042.jpg",
+                     *           "reason": "VipsJpeg: premature end of JPEG file",
+                     *           "uploaded_at": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "page_number": 0,
+                     *       "files_per_page": 100
+                     *     }
+                     */
                     "application/json": {
                         /** @description Images and video frames of the dataset's current version */
                         n_media: number;
@@ -8050,7 +8078,7 @@ export interface operations {
                             odd_size: number;
                             /** @description No colour: 99th percentile of the channel spread at most 12 */
                             grayscale: number;
-                            /** @description Entropy of the gray histogram below 3 bits: blank, flat, mostly one colour */
+                            /** @description Entropy of the gray histogram below 2.5 bits: blank, flat, mostly one colour */
                             low_information: number;
                             /** @description Uploaded files that failed to decode (no media) */
                             corrupt: number;

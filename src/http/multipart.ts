@@ -178,8 +178,11 @@ async function drain(parts: AsyncIterator<Multipart>): Promise<void> {
  */
 function shield(part: Readable): PassThrough {
   const shielded = new PassThrough();
-  // pipe() does not pass errors on: a body cut off inside the part must still fail its reader.
+  // pipe() passes neither errors nor an early close on: a body cut off inside the part must still fail its reader.
   part.once('error', (err) => shielded.destroy(err));
+  part.once('close', () => {
+    if (!part.readableEnded) shielded.destroy(part.errored ?? new Error('the file part ended before its data'));
+  });
   shielded.once('close', () => {
     if (part.readableEnded) return;
     part.unpipe(shielded);

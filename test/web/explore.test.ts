@@ -130,7 +130,7 @@ describe('web app: the Explore page', () => {
   });
 
   it('narrows the grid by an issue filter and a custom field, and clears the filters', async () => {
-    await page.getByRole('checkbox', { name: 'Duplicates' }).check();
+    await page.getByRole('checkbox', { name: 'Duplicates', exact: true }).check();
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL((u) => u.searchParams.get('issue') === 'duplicates');
     expect(await cardCount(1)).toBe(1);

@@ -21,7 +21,7 @@ export const IssuesResponse = Type.Object({
       odd_aspect_ratio: Count('Long side more than 2.5 times the short side'),
       odd_size: Count('Area below 64×64 px, below 1/16 of the median area, or above 16 times it'),
       grayscale: Count('No colour: 99th percentile of the channel spread at most 12'),
-      low_information: Count('Entropy of the gray histogram below 3 bits: blank, flat, mostly one colour'),
+      low_information: Count('Entropy of the gray histogram below 2.5 bits: blank, flat, mostly one colour'),
       corrupt: Count('Uploaded files that failed to decode (no media)'),
     },
     { description: 'Media per issue type (docs/curation.md); each but corrupt is an Explore issue_type' },
