@@ -11,6 +11,7 @@ import { type Print, type Task, checkOriginals, firstDifference, isFinal, print,
 import { type Context, OPERATIONS, type Operation, type Subject, prepareFiles, waitStatus } from './operations.js';
 import { type KillTarget, ChaosServer } from './server.js';
 import { PHOTO_EDITS } from '../../support/photo-edits.js';
+import { Rng } from '../../../src/core/random.js';
 
 export type Outcome = 'before' | 'after' | 'failed' | 'broken';
 
@@ -49,18 +50,6 @@ export interface CampaignResult {
   durations: Record<string, number>;
 }
 
-/** mulberry32: a small seeded generator, so a seed replays the same kill points. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The kills of `rounds` rounds: every operation once per target per round, one kill per target cutting them all. */
 export function everyOperationEveryTarget(rounds: number, operations = OPERATIONS.map((o) => o.name)): Kill[] {
   return Array.from({ length: rounds }, () => (['server', 'postgres'] as const).map((target) => ({ target, operations }))).flat();
@@ -82,7 +71,8 @@ const BASE_PHOTOS = ['dog.jpg', 'horses.jpg', 'kite.jpg'];
  */
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
   const log = options.log ?? (() => {});
-  const random = seededRandom(options.seed);
+  const rng = new Rng(options.seed);
+  const random = () => rng.uniform();
   const settleMs = options.settleMs ?? 180_000;
   const names = [...new Set(options.kills.flatMap((k) => k.operations))];
   const operations = names.map((n) => {
