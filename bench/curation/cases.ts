@@ -1,0 +1,4 @@
+import type { CurationCase } from './case.js';
+
+/** Every analysis `BENCH_ONLY=curation` times, in this order; each file adds its own line. */
+export const CURATION_CASES: CurationCase[] = [];
