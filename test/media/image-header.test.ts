@@ -37,6 +37,20 @@ describe('checkImageHeader', () => {
     expect(await check(huge, 'jpeg')).toEqual({ problem: 'too_large', width: 40_000, height: 40_000, limit: 268_402_689 });
   });
 
+  it('walks headers longer than its 64 KB read window (three 60 KB APP segments before the frame)', async () => {
+    const app = (fill: number) => Buffer.concat([Buffer.from([0xff, 0xe2, 0xea, 0x62]), Buffer.alloc(0xea62 - 2, fill)]);
+    const padded = Buffer.concat([dog.subarray(0, 2), app(0xff), app(0xd8), app(1), dog.subarray(2)]);
+    expect(await check(padded, 'jpeg')).toBeNull();
+    const sof = padded.indexOf(Buffer.from([0xff, 0xc0]), 3 * 0xea64);
+    const huge = Buffer.from(padded);
+    huge.writeUInt16BE(40_000, sof + 5);
+    huge.writeUInt16BE(40_000, sof + 7);
+    expect(await check(huge, 'jpeg')).toEqual({ problem: 'too_large', width: 40_000, height: 40_000, limit: 268_402_689 });
+    const scan = padded.indexOf(Buffer.from([0xff, 0xda]), sof);
+    expect(await check(padded.subarray(0, scan + 4), 'jpeg')).toEqual({ problem: 'no_image_data' });
+    expect(await sharp(padded).metadata()).toMatchObject({ width: 768, height: 576 });
+  });
+
   it('gives no verdict on a header it cannot make sense of', async () => {
     expect(await check(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7)]), 'jpeg')).toBeNull();
     expect(await check(Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(500, 1)]), 'png')).toBeNull();
