@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { RequireSignIn } from './auth/require-sign-in';
 import { SignInPage } from './auth/sign-in-page';
+import { CurationPage } from './curation/curation-page';
 import { DatasetLayout } from './datasets/dataset-layout';
 import { EnrichmentTab } from './enrichment/enrichment-tab';
 import { DatasetsPage } from './datasets/datasets-page';
@@ -27,6 +28,7 @@ export function App() {
             <Route index element={<Navigate to="/datasets" replace />} />
             <Route path="/datasets" element={<DatasetsPage />} />
             <Route path="/datasets/:datasetId" element={<DatasetLayout />}>
+              <Route path="curation" element={<CurationPage />} />
               <Route path="enrich" element={<EnrichmentTab />} />
               <Route path="media/:mediaId" element={<MediaPage />} />
               <Route path="snapshots" element={<SnapshotsPage />} />

@@ -7,6 +7,7 @@ import { useDataset } from './use-dataset';
 /** The dataset's tabs: each is a page of its own under /datasets/:datasetId. */
 const TABS = [
   { to: '', label: 'Explore', end: true },
+  { to: 'curation', label: 'Curation', end: false },
   { to: 'enrich', label: 'Enrichment', end: false },
   { to: 'snapshots', label: 'Snapshots', end: false },
   { to: 'exports', label: 'Exports', end: false },

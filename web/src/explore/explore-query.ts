@@ -5,6 +5,20 @@
 
 export const ISSUES = ['duplicates', 'exact_duplicates', 'outliers', 'blur', 'dark', 'bright', 'grayscale', 'low_information', 'odd_aspect_ratio', 'odd_size'] as const;
 export type Issue = (typeof ISSUES)[number];
+
+/** Each issue type in the words the page shows. */
+export const ISSUE_WORDS: Record<Issue, string> = {
+  duplicates: 'Duplicates',
+  exact_duplicates: 'Exact duplicates',
+  outliers: 'Outliers',
+  blur: 'Blurry',
+  dark: 'Dark',
+  bright: 'Bright',
+  grayscale: 'Grayscale',
+  low_information: 'Low information',
+  odd_aspect_ratio: 'Odd aspect ratio',
+  odd_size: 'Odd size',
+};
 export type EntityType = 'IMAGES' | 'OBJECTS';
 export type SortBy = 'size' | 'uniqueness' | 'relevance';
 export type FieldType = 'number' | 'datetime' | 'string' | 'string_list' | 'boolean';

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
 import { CheckList } from './check-list';
 import { FieldConditions } from './field-conditions';
-import { type Filters, ISSUES, emptyFilters, hasFilters } from './explore-query';
+import { type Filters, ISSUES, ISSUE_WORDS, emptyFilters, hasFilters } from './explore-query';
 import { useFieldSchema, useLabels, useTags } from './use-explore';
 
 interface Props {
@@ -12,18 +12,6 @@ interface Props {
   onApply: (filters: Filters) => void;
 }
 
-const ISSUE_WORDS: Record<(typeof ISSUES)[number], string> = {
-  duplicates: 'Duplicates',
-  exact_duplicates: 'Exact duplicates',
-  outliers: 'Outliers',
-  blur: 'Blurry',
-  dark: 'Dark',
-  bright: 'Bright',
-  grayscale: 'Grayscale',
-  low_information: 'Low information',
-  odd_aspect_ratio: 'Odd aspect ratio',
-  odd_size: 'Odd size',
-};
 /** Checkboxes for the most used labels and tags; past that, the file name and caption search narrow the grid. */
 const MAX_CHOICES = 50;
 
