@@ -3,22 +3,38 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkImageHeader } from '../../src/adapters/media/image-header.js';
+import { HEADER_BYTES, checkImageHeader, fileHeaderSource } from '../../src/adapters/media/image-header.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-image-header-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const dog = fs.readFileSync('test/fixtures/photos/dog.jpg');
 
-async function check(bytes: Buffer, format: string) {
+/** Files the check opened since the last call of check(). */
+let opened = 0;
+
+/** Checks `bytes` twice: from the file alone, and with the first `inHand` bytes in memory as an upload has them; both must agree. */
+async function check(bytes: Buffer, format: string, inHand = HEADER_BYTES) {
   const file = path.join(dir, `${Math.random().toString(36).slice(2)}.${format}`);
   fs.writeFileSync(file, bytes);
-  return checkImageHeader(file, format, bytes.length);
+  const fromFile = await checkImageHeader(fileHeaderSource(file, bytes.length), format);
+  opened = 0;
+  const local = async () => {
+    opened += 1;
+    return { path: file, release: async () => {} };
+  };
+  const withHead = await checkImageHeader({ head: bytes.subarray(0, inHand), size: bytes.length, localFile: local }, format);
+  expect(withHead).toEqual(fromFile);
+  return withHead;
 }
 
 describe('checkImageHeader', () => {
   it('passes whole photos of every format it reads', async () => {
     expect(await check(dog, 'jpeg')).toBeNull();
+    expect(opened, 'an upload checks a JPEG from the bytes it kept').toBe(0);
+    expect(await check(dog, 'jpeg', 100)).toBeNull();
+    expect(opened, 'past the bytes in hand, one read of the file').toBe(1);
     expect(await check(fs.readFileSync('test/fixtures/photos/coffee.png'), 'png')).toBeNull();
+    expect(opened).toBe(0);
     expect(await check(await sharp(dog).webp().toBuffer(), 'webp')).toBeNull();
     expect(await check(fs.readFileSync('test/fixtures/photos/small.heic'), 'heic')).toBeNull();
   });
@@ -41,6 +57,7 @@ describe('checkImageHeader', () => {
     const app = (fill: number) => Buffer.concat([Buffer.from([0xff, 0xe2, 0xea, 0x62]), Buffer.alloc(0xea62 - 2, fill)]);
     const padded = Buffer.concat([dog.subarray(0, 2), app(0xff), app(0xd8), app(1), dog.subarray(2)]);
     expect(await check(padded, 'jpeg')).toBeNull();
+    expect(opened, 'the file is opened once however many windows it reads').toBe(1);
     const sof = padded.indexOf(Buffer.from([0xff, 0xc0]), 3 * 0xea64);
     const huge = Buffer.from(padded);
     huge.writeUInt16BE(40_000, sof + 5);

@@ -14,7 +14,7 @@ import { BlobTooLargeError, INSPECT_HEAD_BYTES, type PutOptions } from './blob-s
  */
 export async function meteredFile(source: Readable, file: string, options: PutOptions, through: (out: WriteStream) => Transform[] = () => []): Promise<Meter> {
   const { signal } = options;
-  const meter = new Meter(options.maxBytes ?? Infinity, options.inspect);
+  const meter = new Meter(options.maxBytes ?? Infinity, options.inspect, options.keepHead);
   const out = createWriteStream(file, { flags: 'wx' });
   try {
     await pipeline([source, meter, ...through(out), out], signal ? { signal } : {});
@@ -55,18 +55,30 @@ export class Meter extends Transform {
   private head: Buffer[] = [];
   private headBytes = 0;
   private inspected = false;
+  private readonly kept: Buffer[] = [];
+  private keptBytes = 0;
 
   constructor(
     private readonly maxBytes: number,
     private readonly inspect?: (head: Buffer) => void,
+    private readonly keepHead = 0,
   ) {
     super();
+  }
+
+  /** The first min(keepHead, size) bytes that passed. */
+  keptHead(): Buffer {
+    return Buffer.concat(this.kept).subarray(0, this.keepHead);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.size += chunk.length;
     if (this.size > this.maxBytes) return done(new BlobTooLargeError(this.maxBytes));
     this.hash.update(chunk);
+    if (this.keptBytes < this.keepHead) {
+      this.kept.push(chunk);
+      this.keptBytes += chunk.length;
+    }
     if (this.inspect && !this.inspected) {
       this.head.push(chunk);
       this.headBytes += chunk.length;

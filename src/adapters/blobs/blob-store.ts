@@ -9,6 +9,8 @@ export interface PutOptions {
    * is abandoned (nothing stored) and that error is rethrown. May be called when fewer bytes exist (small files).
    */
   inspect?: (head: Buffer) => void;
+  /** write() hands back the first min(keepHead, size) bytes as `head`, so a check of the header needs no read of the stored file. */
+  keepHead?: number;
 }
 
 /** `hash` is the lowercase hex sha256 of the bytes. */
@@ -20,6 +22,8 @@ export interface StoredBlob {
 export interface WrittenBlob {
   blob: StoredBlob;
   stored: Promise<void>;
+  /** The first min(options.keepHead, size) bytes; empty without keepHead. */
+  head: Buffer;
 }
 
 /** What a presigned download answers with, whatever the object was stored with. */

@@ -59,7 +59,7 @@ export class S3BlobStore implements BlobStore {
     const stored = this.upload(spooled.file, blob, signal).finally(() => fs.rm(spooled.file, { force: true }));
     // Observed by the caller; marked handled so a request that fails first leaves no unhandled rejection behind.
     stored.catch(() => {});
-    return { blob, stored };
+    return { blob, stored, head: spooled.head };
   }
 
   putBuffer(data: Buffer): Promise<StoredBlob> {
@@ -151,10 +151,10 @@ export class S3BlobStore implements BlobStore {
   }
 
   /** The source's bytes into a local file, hashed, counted and inspected on the way; nothing left when it fails. */
-  private async spool(source: Readable, options: PutOptions): Promise<{ file: string; hash: string; size: number }> {
+  private async spool(source: Readable, options: PutOptions): Promise<{ file: string; hash: string; size: number; head: Buffer }> {
     const file = await this.spoolFile('part');
     const meter = await meteredFile(source, file, options);
-    return { file, hash: meter.hash.digest('hex'), size: meter.size };
+    return { file, hash: meter.hash.digest('hex'), size: meter.size, head: meter.keptHead() };
   }
 
   /** The spooled file under the blob's key, unless the bucket holds those bytes already (same hash, same size). */

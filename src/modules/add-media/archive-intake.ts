@@ -1,6 +1,7 @@
 import { ArchiveRefusedError, type ArchiveEntry, type EntryScreen, type SkippedEntry } from '../../adapters/archives/archive-types.js';
 import { NotAnArchiveError, readSpooledArchive } from '../../adapters/archives/spooled-archive.js';
 import { BlobTooLargeError, type BlobStore } from '../../adapters/blobs/blob-store.js';
+import { HEADER_BYTES } from '../../adapters/media/image-header.js';
 import { sniff } from '../../adapters/media/sniff.js';
 import type { SpooledFile } from '../../adapters/uploads/spooled-file.js';
 import { errors } from '../../core/errors.js';
@@ -103,16 +104,16 @@ export class ArchiveIntake {
     if (this.failed) await this.outcomesInOrder();
     let written: Awaited<ReturnType<BlobStore['write']>>;
     try {
-      written = await this.blobs.write(entry.stream, { maxBytes: this.maxFileBytes, signal });
+      written = await this.blobs.write(entry.stream, { maxBytes: this.maxFileBytes, signal, keepHead: HEADER_BYTES });
     } catch (err) {
       if (err instanceof BlobTooLargeError) return skip(`larger than ${this.maxFileBytes} bytes`);
       throw err;
     }
-    const { blob, stored } = written;
+    const { blob, stored, head } = written;
     this.hashes.push(blob.hash);
     const file: NewUploadFile = { file_name: entry.path, blob_hash: blob.hash, size: blob.size, kind: sniffed.kind, format: sniffed.format, mime: sniffed.mime };
     const outcome = stored
-      .then(() => refuseUndecodable(this.blobs, file))
+      .then(() => refuseUndecodable(this.blobs, file, head))
       .then(
         (checked): Outcome => ({ file: checked }),
         (err: unknown): Outcome => {

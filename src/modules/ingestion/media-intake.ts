@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { type BlobStore } from '../../adapters/blobs/blob-store.js';
-import { type HeaderVerdict, checkImageHeader } from '../../adapters/media/image-header.js';
+import { HEADER_BYTES, type HeaderVerdict, checkImageHeader } from '../../adapters/media/image-header.js';
 import { type Sniffed, sniff } from '../../adapters/media/sniff.js';
 import type { NewUploadFile } from './ingestion.repo.js';
 
@@ -36,17 +36,18 @@ export async function storeMedia(blobs: BlobStore, stream: Readable, fileName: s
 }
 
 /** storeMedia in two steps, as BlobStore.write: the file once its bytes are written, and `stored` once they are durable. */
-async function writeMedia(blobs: BlobStore, stream: Readable, fileName: string, maxBytes: number): Promise<{ file: NewUploadFile; stored: Promise<void> }> {
+async function writeMedia(blobs: BlobStore, stream: Readable, fileName: string, maxBytes: number): Promise<{ file: NewUploadFile; stored: Promise<void>; head: Buffer }> {
   let sniffed: Sniffed | undefined;
-  const { blob, stored } = await blobs.write(stream, {
+  const { blob, stored, head } = await blobs.write(stream, {
     maxBytes,
+    keepHead: HEADER_BYTES,
     inspect: (head) => {
       sniffed = sniff(head);
       if (sniffed.kind !== 'image' && sniffed.kind !== 'video') throw new NotMediaError(fileName, sniffed);
     },
   });
   const { kind, format, mime } = sniffed!;
-  return { file: { file_name: fileName, blob_hash: blob.hash, size: blob.size, kind: kind as 'image' | 'video', format, mime }, stored };
+  return { file: { file_name: fileName, blob_hash: blob.hash, size: blob.size, kind: kind as 'image' | 'video', format, mime }, stored, head };
 }
 
 /** Files of one request being flushed and checked at once; each holds a file descriptor until the disk has it. */
@@ -80,10 +81,10 @@ export class MediaIntake {
       await this.files();
       throw err;
     }
-    const { file, stored } = written;
+    const { file, stored, head } = written;
     this.hashes.push(file.blob_hash);
     this.bytes += file.size;
-    const checked = stored.then(() => refuseUndecodable(this.blobs, file));
+    const checked = stored.then(() => refuseUndecodable(this.blobs, file, head));
     checked.catch(() => {
       this.failed = true;
     });
@@ -110,10 +111,9 @@ export class MediaIntake {
  * header shows it can never decode (the caller queues its bytes for the sweep). Sources fetched by the worker skip
  * this; processing records such files as failed.
  */
-export async function refuseUndecodable(blobs: BlobStore, file: NewUploadFile): Promise<NewUploadFile> {
+export async function refuseUndecodable(blobs: BlobStore, file: NewUploadFile, head: Buffer = Buffer.alloc(0)): Promise<NewUploadFile> {
   if (file.kind !== 'image') return file;
-  const local = await blobs.localFile(file.blob_hash);
-  const verdict = await checkImageHeader(local.path, file.format, file.size).finally(() => local.release());
+  const verdict = await checkImageHeader({ head, size: file.size, localFile: () => blobs.localFile(file.blob_hash) }, file.format);
   if (verdict) throw new UndecodableImageError(file.file_name, file.blob_hash, verdict);
   return file;
 }
