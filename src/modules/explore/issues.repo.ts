@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
-import type { IssueType } from '../../core/vql.js';
+import { ISSUE_TYPES, type IssueType } from '../../core/vql.js';
 import { wideRows } from './explore-filters.js';
 import { failedFiles, hasFlag, liveExactDuplicateIds, liveMedianArea, oddArea, oddAspectRatio } from './quality-issues.js';
 
@@ -23,7 +23,10 @@ export class IssuesRepo {
   async counts(versionId: string): Promise<IssueCounts> {
     const { rows } = await sql<{ n_media: number; median_area: number | null; counts: Record<IssueType, number> }>`select n_media, median_area, counts
       from version_issues where version_id = ${versionId}::uuid`.execute(this.db);
-    return rows[0] ? { ...rows[0].counts, n_media: rows[0].n_media, median_area: rows[0].median_area } : this.liveCounts(versionId);
+    // A type the stored counts lack (added after they were written, or not counted by issue-summaries.ts) is counted live.
+    const stored = rows[0];
+    if (!stored || ISSUE_TYPES.some((t) => !(t in stored.counts))) return this.liveCounts(versionId);
+    return { ...stored.counts, n_media: stored.n_media, median_area: stored.median_area };
   }
 
   /**
