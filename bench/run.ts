@@ -18,6 +18,7 @@ import { explore } from './explore.js';
 import { scaleOut } from './scale-out.js';
 import { webGrid } from './web-grid.js';
 import { readLatency } from './read-latency.js';
+import { curation } from './curation.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset (BENCH_TASKS: its task count, default 100000).
@@ -43,6 +44,7 @@ import { readLatency } from './read-latency.js';
  * BENCH_SCALE_OUT_IMAGES for scale-out: images a creation case ingests (default 1000).
  * web-grid: the Explore grid's first page in Chromium (Debian's, or CHROMIUM_PATH), no settings.
  * read-latency: BENCH_READ_UPLOADERS (20), BENCH_READ_LANE_IMAGES (JPEGs each, 20), BENCH_READ_BATCH (10), BENCH_READ_DURATION (s, 60), BENCH_READ_GAP_MS (20).
+ * curation (issue 29's analyses, bench/curation/cases.ts): BENCH_CURATION_SIZES seeded media, comma-separated (default 100000,1000000).
  */
 const ENTRIES: Record<string, BenchEntry> = {
   'task-list': taskList,
@@ -64,6 +66,7 @@ const ENTRIES: Record<string, BenchEntry> = {
   'scale-out': scaleOut,
   'web-grid': webGrid,
   'read-latency': readLatency,
+  curation,
 };
 
 function print(report: BenchReport): void {

@@ -38,6 +38,7 @@ import { TasksService } from './modules/tasks/tasks.service.js';
 import { VersionsRepo } from './modules/versions/versions.repo.js';
 import { VersionGcRepo } from './modules/versions/version-gc.repo.js';
 import { summariseOneHead } from './modules/versions/cluster-summaries.js';
+import { summariseOneHeadIssues } from './modules/versions/issue-summaries.js';
 import { HEAD_SUMMARIES_JOB, summariseHeadFacets, summariseOneHeadFacets } from './modules/versions/facet-summaries.js';
 import { SnapshotsRepo } from './modules/snapshots/snapshots.repo.js';
 import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
@@ -249,7 +250,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     },
     'sweep-blobs': { queue: blobGc, blobs, graceSeconds: config.blobGcGraceSeconds, log },
     'sweep-summaries': {
-      summariseOneHead: () => summariseOneHead(db),
+      summariseOneHead: async () => (await summariseOneHead(db)) || (await summariseOneHeadIssues(db)),
       summariseOneHeadFacets: () => summariseOneHeadFacets(db, config.facetSummaryFloor),
       log,
     },

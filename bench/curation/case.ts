@@ -18,7 +18,13 @@ export interface CurationContext {
   mislabelled: number;
   otherDatasetId: string;
   leakedCopies: number;
-  /** JSON request that throws on another status than `expect` (default 200); answers the parsed body. */
+  /**
+   * Planted for the quality issues: media sharing their decoded pixels with another (the generator's exact copies and
+   * their sources), and media of odd size (tiny or huge against the median).
+   */
+  exactDuplicates?: number;
+  oddSizes?: number;
+  /** JSON request that throws on another status than `expect` (default 200); answers the parsed body (a 202's task as `task_id`, from its Location). */
   send(method: string, route: string, body?: unknown, expect?: number): Promise<Record<string, any>>;
   /** Waits for a task to end (polling GET /api/v1/tasks/{id}); throws if it does not end COMPLETED. */
   waitTask(taskId: string): Promise<Record<string, any>>;

@@ -24,10 +24,12 @@ export interface PlantedTruth {
   isolated: Int32Array;
   exactCopies: number;
   centres: number;
+  /** Per generated index, the centre it was drawn around (-1: isolated). */
+  centreOf: Int32Array;
 }
 
 /** Streams `count` lines from `line(i)` into `COPY <target> FROM STDIN` (text format) on one pooled client, in ~1 MB chunks. */
-async function copyLines(loupe: Loupe, target: string, count: number, line: (i: number) => string): Promise<void> {
+export async function copyLines(loupe: Loupe, target: string, count: number, line: (i: number) => string): Promise<void> {
   const client = await loupe.container.database.pool.connect();
   try {
     async function* chunks() {
@@ -71,7 +73,7 @@ export async function seedScaleMedia(loupe: Loupe, datasetId: string, count: num
   );
   await copyLines(loupe, 'version_rows (version_id, media_id)', count, (i) => line([dataset.head_version_id!, ids[i]!]));
   await db.updateTable('datasets').set({ status_new: 'PARTIAL INDEX', n_images: dataset.n_images + count }).where('id', '=', datasetId).execute();
-  const truth = { duplicates: data.duplicates, isolated: data.isolated, exactCopies: data.exactCopies, centres: data.centres };
+  const truth = { duplicates: data.duplicates, isolated: data.isolated, exactCopies: data.exactCopies, centres: data.centres, centreOf: data.centreOf };
   data = null;
   await sql`vacuum analyze media, media_embeddings, version_rows`.execute(db);
   await sql`checkpoint`.execute(db);

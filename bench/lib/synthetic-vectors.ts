@@ -30,6 +30,8 @@ export interface Synthetic {
   duplicates: Int32Array;
   exactCopies: number;
   isolated: Int32Array;
+  /** The centre each item was drawn around (a duplicate: its source's), -1 for an isolated point. */
+  centreOf: Int32Array;
 }
 
 /**
@@ -54,6 +56,7 @@ export function generate(n: number, d: number, seed: number): Synthetic {
   const duplicates: number[] = [];
   const isolated: number[] = [];
   let exactCopies = 0;
+  const centreOf = new Int32Array(n).fill(-1);
   const nearSigma = NEAR_DUPLICATE_NOISE / Math.sqrt(d);
   for (let i = 0; i < n; i++) {
     const base = i * d;
@@ -64,6 +67,7 @@ export function generate(n: number, d: number, seed: number): Synthetic {
       isolated.push(i);
     } else if (role < ISOLATED_FRACTION + DUPLICATE_FRACTION && i > 0) {
       const source = rng.int(i);
+      centreOf[i] = centreOf[source]!;
       const from = source * d;
       if (rng.uniform() < 0.5) {
         vectors.copyWithin(base, from, from + d);
@@ -78,6 +82,7 @@ export function generate(n: number, d: number, seed: number): Synthetic {
       duplicates.push(i, source);
     } else {
       const c = rng.int(nCentres);
+      centreOf[i] = c;
       const from = c * d;
       const s = sigma[c]!;
       for (let x = 0; x < d; x++) vectors[base + x] = centres[from + x]! + s * rng.gaussian();
@@ -85,6 +90,6 @@ export function generate(n: number, d: number, seed: number): Synthetic {
     }
     normaliseRow(vectors, i, d);
   }
-  return { vectors, phashes, centres: nCentres, duplicates: Int32Array.from(duplicates), exactCopies, isolated: Int32Array.from(isolated) };
+  return { vectors, phashes, centres: nCentres, duplicates: Int32Array.from(duplicates), exactCopies, isolated: Int32Array.from(isolated), centreOf };
 }
 

@@ -41,7 +41,7 @@ export class AnnotationsRepo {
         )}`;
       case 'query':
         return sql`select vm.media_id from version_media vm join media m on m.id = vm.media_id
-          where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${filtersSql(pick.filters)}`;
+          where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${filtersSql(pick.filters, versionId)}`;
       case 'objects':
         return sql`select distinct vm.media_id from version_media vm cross join jsonb_array_elements(vm.objects) o
           where vm.version_id = ${versionId}::uuid and vm.objects is not null and o ->> 'object_id' = any(${pick.ids}::text[])`;

@@ -5,6 +5,7 @@ import { summaryState } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
 import { MEDIA_TEXT, filtersSql, readsMedia, tsQuery, wideRows } from './explore-filters.js';
 import { facetPage, singleFacet } from './facet-page.js';
+import { versionIssuesOf } from './quality-issues.js';
 import { summaryPage } from './summary-page.js';
 import type { Candidates, ExplorePageQuery, ExploreRow } from './explore-rows.js';
 
@@ -131,7 +132,7 @@ async function groupedPage(db: Db, q: ExplorePageQuery, parts: { matched: RawBui
       ),
       members as (${parts.members}),
       ranked as (select *, row_number() over (partition by cluster_id order by ${memberOrder}, media_id) as position from members)
-      select r.*, coalesce(a.tags, '{}') as tags, a.label from ranked r
+      select r.*, coalesce(a.tags, '{}') as tags, a.label, ${versionIssuesOf(sql`r.media_id`, sql`${q.versionId}::uuid`)} as version_issues from ranked r
       left join lateral (select tags, label from version_annotations a where a.version_id = ${q.versionId}::uuid and a.media_id = r.media_id limit 1) a on true
       where r.position <= ${q.previewsLimit}
       order by ${clusterOrder}, cluster_id, position`.execute(trx);

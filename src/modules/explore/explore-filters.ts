@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ExploreFilters, FieldFilter, IssueType } from '../../core/vql.js';
-import { exactDuplicateIds, hasFlag, oddAspectRatio, oddSizeIds } from './quality-issues.js';
+import { type VersionIssue, hasFlag, oddAspectRatio, versionIssueIds } from './quality-issues.js';
 
 /** The SQL of Explore's filters over `version_media vm join media m` (part of the Explore repo; other repos select by it too). */
 
@@ -14,34 +14,23 @@ const ON_MEDIA: Partial<Record<IssueType, (m: string) => RawBuilder<boolean>>> =
   odd_aspect_ratio: oddAspectRatio,
 };
 
-/** An issue relative to the version's media: the ids of its media having it, given the version. */
-const IN_VERSION: Partial<Record<IssueType, (version: RawBuilder<unknown>) => RawBuilder<unknown>>> = {
-  exact_duplicates: exactDuplicateIds,
-  odd_size: oddSizeIds,
-};
+/** An issue relative to the version's media, stored with the version (quality-issues.ts versionIssueIds). */
+const IN_VERSION: Partial<Record<IssueType, VersionIssue>> = { exact_duplicates: 'exact_duplicates', odd_size: 'odd_size' };
 
 const ON_ROW: Partial<Record<IssueType, RawBuilder<boolean>>> = {
   outliers: sql<boolean>`vm.is_outlier`,
   duplicates: sql<boolean>`vm.duplicate_group is not null`,
 };
 
-/** One issue on a row `vm join media m`, the version's media found per row (correlated: only where no version is given). */
-function issueSql(issue: IssueType): RawBuilder<boolean> {
-  const onMedia = ON_MEDIA[issue];
-  if (onMedia) return onMedia('m');
-  const inVersion = IN_VERSION[issue];
-  if (inVersion) return sql<boolean>`vm.media_id in (${inVersion(sql`vm.version_id`)})`;
-  return ON_ROW[issue]!;
-}
-
 /**
- * A media issue, asked for, given the version: the media holding it, read from the issue's partial index; a version
- * issue: its media, computed once. Either as an array whose ids are an index condition on the version's rows.
+ * The media of the version having an issue, as a query of `id`: a media issue read from its partial index, a version
+ * issue from its stored rows; undefined for an issue of the row (tested on `vm`).
  */
 function idsOf(issue: IssueType, versionId: string): RawBuilder<unknown> | undefined {
   const onMedia = ON_MEDIA[issue];
   if (onMedia) return sql`select id from media where ${onMedia('')}`;
-  return IN_VERSION[issue]?.(sql`${versionId}::uuid`);
+  const inVersion = IN_VERSION[issue];
+  return inVersion && versionIssueIds(inVersion, sql`${versionId}::uuid`);
 }
 
 /** The columns of a version's wide rows that the filters and Explore's pages read. */
@@ -71,19 +60,20 @@ export function wideRows(versionId: string): RawBuilder<unknown> {
 export const MEDIA_TEXT = sql`(m.search_text || coalesce(vm.text_search, ''::tsvector))`;
 
 /**
- * The AND of every filter except those resolved to candidates beforehand (semantic text). Given the version the rows
- * `vm` belong to, a quality issue, tags, labels and fields find their media first, as an array computed once: its ids
- * are an index condition on each arm of the version's rows, which a semi-join could not reach through the base's arm
- * (PostgreSQL hashed it and read every row of the version).
+ * The AND of every filter except those resolved to candidates beforehand (semantic text), on the rows `vm` of the
+ * version `versionId`. A quality issue, tags, labels and fields find their media first, as an array computed once: its
+ * ids are an index condition on each arm of the version's rows, which a semi-join could not reach through the base's arm
+ * (PostgreSQL hashed it and read every row of the version); a version issue read per row would be computed per row.
  */
-export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<boolean> {
+export function filtersSql(f: ExploreFilters, versionId: string): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [sql`true`];
   if (f.fileName) parts.push(sql`m.file_name ilike ${likePattern(f.fileName)}`);
   const fts = f.text.filter((t) => t.op === 'fts').map((t) => t.value);
   if (fts.length > 0) parts.push(ftsSql(fts));
   for (const { issue, mode } of f.issues) {
-    const ids = versionId && (mode === 'in' || IN_VERSION[issue]) ? idsOf(issue, versionId) : undefined;
-    const has = ids ? sql<boolean>`vm.media_id = any(array(${ids}))` : issueSql(issue);
+    // The absence of a media flag is tested on the media row: the media without it are most of the install.
+    const ids = mode === 'in' || !ON_MEDIA[issue] ? idsOf(issue, versionId) : undefined;
+    const has = ids ? sql<boolean>`vm.media_id = any(array(${ids}))` : (ON_MEDIA[issue]?.('m') ?? ON_ROW[issue]!);
     parts.push(mode === 'in' ? has : sql`not coalesce(${has}, false)`);
   }
   if (f.minDuplicateSimilarity !== null) parts.push(sql`vm.nn_similarity >= ${f.minDuplicateSimilarity}`);
@@ -96,22 +86,13 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
   }
   // A media's label, or the class of an object detected in it.
   for (const labels of f.labels) {
-    if (versionId) {
-      parts.push(sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.label = any(${labels}::text[])
-        union all select o.media_id from ${wideRows(versionId)} o where o.objects is not null and ${objectLabelSql(sql`o.objects`, labels)}))`);
-      continue;
-    }
-    parts.push(sql`(vm.label = any(${labels}::text[])
-      or (vm.objects is not null and exists (select 1 from jsonb_array_elements(vm.objects) o where o ->> 'label' = any(${labels}::text[]))))`);
+    parts.push(sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.label = any(${labels}::text[])
+      union all select o.media_id from ${wideRows(versionId)} o where o.objects is not null and ${objectLabelSql(sql`o.objects`, labels)}))`);
   }
   // Tags and fields are matched in their own rows, held only for annotated media: PostgreSQL finds those first
   // instead of testing each row's joined annotations.
   for (const tags of f.tags) {
-    parts.push(
-      versionId
-        ? sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.tags && ${tags}::text[]))`
-        : sql`exists (select 1 from version_annotations va where va.version_id = vm.version_id and va.media_id = vm.media_id and va.tags && ${tags}::text[])`,
-    );
+    parts.push(sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.tags && ${tags}::text[]))`);
   }
   for (const field of f.fields) parts.push(fieldRowSql(field, versionId));
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
@@ -124,14 +105,14 @@ export function readsMedia(f: ExploreFilters): boolean {
 }
 
 /** A media without field rows has no fields: only `exists: false` matches it, as the negation of `exists: true`. */
-function fieldRowSql(f: FieldFilter, versionId?: string): RawBuilder<boolean> {
+function fieldRowSql(f: FieldFilter, versionId: string): RawBuilder<boolean> {
   const negated = f.op === 'exists' && !f.value;
-  if (versionId && !negated) {
+  if (!negated) {
     // An equal value is one the field's GIN index (0034) finds: the field holding it, or an array holding it.
     const indexed = f.op === 'eq' ? sql`(vf.custom_fields @> ${JSON.stringify({ [f.field]: f.value })}::jsonb or vf.custom_fields @> ${JSON.stringify({ [f.field]: [f.value] })}::jsonb) and ` : sql``;
     return sql<boolean>`vm.media_id = any(array(select vf.media_id from version_fields vf where vf.version_id = ${versionId}::uuid and ${indexed}${fieldSql(f, sql`vf.custom_fields`)}))`;
   }
-  const held = sql`exists (select 1 from version_fields vf where vf.version_id = vm.version_id and vf.media_id = vm.media_id
+  const held = sql`exists (select 1 from version_fields vf where vf.version_id = ${versionId}::uuid and vf.media_id = vm.media_id
     and ${fieldSql(negated ? { ...f, value: true } : f, sql`vf.custom_fields`)})`;
   return negated ? sql<boolean>`not ${held}` : sql<boolean>`${held}`;
 }

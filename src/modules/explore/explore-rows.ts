@@ -36,6 +36,8 @@ export interface ExploreRow {
   is_outlier: boolean;
   duplicate_group: string | null;
   quality_flags: string[];
+  /** Its issues relative to the version (exact_duplicates, odd_size), stored with it. */
+  version_issues: string[];
   tags: string[];
   label: string | null;
   relevance: number | null;

@@ -63,7 +63,9 @@ function issuesOf(row: ExploreRow): string[] {
   const issues = row.quality_flags.map((f) => FLAG_ISSUES[f] ?? f);
   if (row.is_outlier) issues.push('outliers');
   if (row.duplicate_group) issues.push('duplicates');
+  if (row.version_issues.includes('exact_duplicates')) issues.push('exact_duplicates');
   const { width, height } = row;
   if (width && height && Math.max(width, height) > ISSUE_THRESHOLDS.oddAspectRatioAbove * Math.min(width, height)) issues.push('odd_aspect_ratio');
+  if (row.version_issues.includes('odd_size')) issues.push('odd_size');
   return issues;
 }

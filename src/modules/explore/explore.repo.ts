@@ -7,6 +7,7 @@ import { summaryState, versionRowsOf } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
 import { CLUSTERS_PER_PAGE, candidatesJoin, candidatesWhere, clusterPage, mediaJoin, versionRows } from './cluster-page.js';
 import { filtersSql } from './explore-filters.js';
+import { versionIssuesOf } from './quality-issues.js';
 import type { ExplorePageQuery, ExploreRow, MatchCounts, ObjectRow } from './explore-rows.js';
 
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
@@ -47,7 +48,7 @@ export class ExploreRepo {
         count(distinct m.parent_media_id)::int as n_videos, count(distinct o -> 'clusters' ->> ${q.level}::int)::int as n_clusters
       from version_media vm join media m on m.id = vm.media_id ${candidates} cross join jsonb_array_elements(vm.objects) o
       where vm.version_id = ${q.versionId}::uuid and vm.objects is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
-        and o -> 'clusters' is not null and ${this.objectWhere(q.filters)}`.execute(this.db);
+        and o -> 'clusters' is not null and ${this.objectWhere(q.filters, q.versionId)}`.execute(this.db);
     return rows[0]!;
   }
 
@@ -69,7 +70,7 @@ export class ExploreRepo {
         ${candidates}
         cross join jsonb_array_elements(vm.objects) o
         where vm.version_id = ${q.versionId}::uuid and vm.objects is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
-          and o -> 'clusters' is not null and ${this.objectWhere(q.filters)}
+          and o -> 'clusters' is not null and ${this.objectWhere(q.filters, q.versionId)}
       ),
       clusters as (
         select cluster_id, count(distinct media_id)::int as cluster_size, count(distinct media_id) filter (where media_type = 'IMAGE')::int as n_images,
@@ -83,20 +84,20 @@ export class ExploreRepo {
           row_number() over (partition by m.cluster_id order by m.score desc, m.object_id) as position
         from matched m join clusters c using (cluster_id)
       )
-      select * from ranked where position <= ${q.previewsLimit}
-      order by cluster_objects desc, cluster_id, position`.execute(this.db);
+      select r.*, ${versionIssuesOf(sql`r.media_id`, sql`${q.versionId}::uuid`)} as version_issues from ranked r where r.position <= ${q.previewsLimit}
+      order by r.cluster_objects desc, r.cluster_id, r.position`.execute(this.db);
     const totalClusters = result.rows.length > 0 ? Number(result.rows[0]!.total_clusters) : 0;
     return { rows: result.rows, totalClusters };
   }
 
   /** For objects `o` of the media: a label filter is about the object itself, every other filter about its media. */
-  private objectWhere(f: ExploreFilters): RawBuilder<boolean> {
+  private objectWhere(f: ExploreFilters, versionId: string): RawBuilder<boolean> {
     const labels = f.labels.map((any) => sql`o ->> 'label' = any(${any}::text[])`);
-    return sql<boolean>`(${sql.join([this.where({ ...f, labels: [] }), ...labels], sql` and `)})`;
+    return sql<boolean>`(${sql.join([this.where({ ...f, labels: [] }, versionId), ...labels], sql` and `)})`;
   }
 
-  /** With `versionId`, for the rows of versionRows: see filtersSql. */
-  private where(f: ExploreFilters, versionId?: string): RawBuilder<boolean> {
+  /** Over the version's rows `vm`: see filtersSql. */
+  private where(f: ExploreFilters, versionId: string): RawBuilder<boolean> {
     return filtersSql(f, versionId);
   }
 
@@ -104,7 +105,7 @@ export class ExploreRepo {
   async texts(versionId: string, filters: ExploreFilters, limit: number): Promise<Array<{ media_id: string; text: string }>> {
     const result = await sql<{ media_id: string; text: string }>`
       select vm.media_id, m.file_name as text from version_media vm join media m on m.id = vm.media_id
-      where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(filters)}
+      where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${this.where(filters, versionId)}
       limit ${limit}`.execute(this.db);
     return result.rows;
   }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
-import type { IssueType } from '../../core/vql.js';
+import { ISSUE_TYPES, type IssueType } from '../../core/vql.js';
 import { wideRows } from './explore-filters.js';
-import { exactDuplicateIds, failedFiles, hasFlag, medianArea, oddArea, oddAspectRatio } from './quality-issues.js';
+import { failedFiles, hasFlag, liveExactDuplicateIds, liveMedianArea, oddArea, oddAspectRatio } from './quality-issues.js';
 
 export type IssueCounts = Record<IssueType, number> & { n_media: number; median_area: number | null };
 
@@ -18,19 +18,32 @@ export class IssuesRepo {
 
   /**
    * How many of the version's images and frames have each issue, as Explore's issue filters find them (explore-filters.ts):
-   * one pass over the version's rows and their media, one for the median area, one sort per hash for exact duplicates.
+   * stored with the version when it became a head (versions/issue-summaries.ts), read by key.
    */
   async counts(versionId: string): Promise<IssueCounts> {
+    const { rows } = await sql<{ n_media: number; median_area: number | null; counts: Record<IssueType, number> }>`select n_media, median_area, counts
+      from version_issues where version_id = ${versionId}::uuid`.execute(this.db);
+    // A type the stored counts lack (added after they were written, or not counted by issue-summaries.ts) is counted live.
+    const stored = rows[0];
+    if (!stored || ISSUE_TYPES.some((t) => !(t in stored.counts))) return this.liveCounts(versionId);
+    return { ...stored.counts, n_media: stored.n_media, median_area: stored.median_area };
+  }
+
+  /**
+   * The counts of a version not summarised yet (a head of before migration 0047, until the sweep reaches it): one pass
+   * over the version's rows and their media, one for the median area, one sort per hash for exact duplicates.
+   */
+  private async liveCounts(versionId: string): Promise<IssueCounts> {
     const version = sql`${versionId}::uuid`;
     const count = (condition: unknown) => sql`count(*) filter (where ${condition})::int`;
-    const { rows } = await sql<IssueCounts>`with median as (select ${medianArea(version)} as a)
+    const { rows } = await sql<IssueCounts>`with median as (select ${liveMedianArea(version)} as a)
       select count(*)::int as n_media,
         ${count(hasFlag('m', 'blurry'))} as blur, ${count(hasFlag('m', 'dark'))} as dark, ${count(hasFlag('m', 'bright'))} as bright,
         ${count(sql`vm.is_outlier`)} as outliers, ${count(sql`vm.duplicate_group is not null`)} as duplicates,
         ${count(hasFlag('m', 'grayscale'))} as grayscale, ${count(hasFlag('m', 'low_information'))} as low_information,
         ${count(oddAspectRatio('m'))} as odd_aspect_ratio,
         ${count(sql`m.width is not null and ${oddArea(sql`m.width::float8 * m.height`, sql`(select a from median)`)}`)} as odd_size,
-        (select count(*)::int from (${exactDuplicateIds(version)}) e) as exact_duplicates,
+        (select count(*)::int from (${liveExactDuplicateIds(version)}) e) as exact_duplicates,
         (select a from median) as median_area
       from ${wideRows(versionId)} vm join media m on m.id = vm.media_id
       where m.media_type in ('IMAGE', 'VIDEO_FRAME')`.execute(this.db);

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { SUMMARY_PREVIEWS, summaryState } from '../versions/cluster-summaries.js';
 import type { ExploreRow } from './explore-rows.js';
+import { versionIssuesOf } from './quality-issues.js';
 
 /**
  * The first `limit` clusters of a version at `level` by size, from its own summaries and its base's it does not hold.
@@ -56,7 +57,7 @@ export async function summarisedRows(db: Db, versionId: string, clusters: RawBui
     select p.cluster_id, p.size as cluster_size, p.n_images, p.n_videos, p.n_objects as cluster_objects,
       w.media_id, m.media_type, m.file_name, m.width, m.height, m.thumb_hash, m.parent_media_id, m.frame_timestamp,
       w.uniqueness_score, w.is_outlier, w.duplicate_group, m.quality_flags, coalesce(a.tags, '{}') as tags, a.label, null::real as relevance, w.caption,
-      coalesce(jsonb_array_length(w.objects), 0) as n_objects,
+      coalesce(jsonb_array_length(w.objects), 0) as n_objects, ${versionIssuesOf(sql`x.media_id`, sql`${versionId}::uuid`)} as version_issues,
       array(select distinct o ->> 'label' from jsonb_array_elements(coalesce(w.objects, '[]')) o order by 1) as object_labels
     from page p
     cross join lateral unnest(p.previews[1:${previewsLimit}::int]) with ordinality as x(media_id, position)

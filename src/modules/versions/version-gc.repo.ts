@@ -59,6 +59,7 @@ export class VersionGcRepo {
       await sql`delete from cluster_summaries where version_id = any(${ids}::uuid[])`.execute(trx);
       await sql`delete from facet_summaries where version_id = any(${ids}::uuid[])`.execute(trx);
       await sql`delete from facet_totals where version_id = any(${ids}::uuid[])`.execute(trx);
+      await sql`delete from version_issue_media where version_id = any(${ids}::uuid[])`.execute(trx);
       await trx.deleteFrom('versions').where('id', 'in', ids).execute();
       const media = await deleteUnreferencedMedia(trx, 'gc_media');
       return { snapshotsPurged: Number(purged.numDeletedRows), versionsDeleted: ids.length, mediaDeleted: media };

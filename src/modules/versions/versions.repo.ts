@@ -3,6 +3,7 @@ import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import { refreshClusterSummaries, versionRowsOf, wideRows } from './cluster-summaries.js';
 import { queueHeadSummaries } from './facet-summaries.js';
+import { refreshIssueSummary } from './issue-summaries.js';
 import { FULL_SET_FLOOR, carryAnnotations } from './version-annotations.js';
 
 /** A version row's columns but its version_id: what a fork or a copy on write carries over. */
@@ -210,7 +211,7 @@ export class VersionsRepo {
   }
 
   /**
-   * Makes `versionId` the dataset's head, with its cluster summaries; the one it replaces is released (the sweep reclaims it when nothing else holds it).
+   * Makes `versionId` the dataset's head, with its cluster summaries and issues; the one it replaces is released (the sweep reclaims it when nothing else holds it).
    * Counts without `n_objects` (an edit, which detects nothing) keep the dataset's. The status is the dataset lifecycle's to set.
    */
   async swapHead(trx: Db, datasetId: string, versionId: string, counts: Omit<VersionCounts, 'n_objects'> & { n_objects?: number }): Promise<void> {
@@ -224,6 +225,7 @@ export class VersionsRepo {
       await trx.updateTable('versions').set({ released_at: sql`now()` }).where('id', '=', previous.head_version_id).execute();
     }
     await refreshClusterSummaries(trx, versionId, previous.head_version_id);
+    await refreshIssueSummary(trx, versionId, previous.head_version_id);
     if (previous.head_version_id !== versionId) await queueHeadSummaries(trx, datasetId);
   }
 
