@@ -41,7 +41,7 @@ export const quality: CurationCase = {
       rows.push({ step: 'head swap: tag one media (delta version, stored issues carried)', seconds: edit.seconds, found: `${edit.value.changed} changed; counts ${kept ? 'kept' : 'CHANGED'}` });
     }
     const byQuery = await timed(() => ctx.send('POST', `/api/v1/dataset/${ctx.datasetId}/media/tags`, { tags: ['odd-size'], query: { issue_type: 'odd_size' } }));
-    rows.push({ step: 'head swap: tag by query issue_type=odd_size', seconds: byQuery.seconds, found: `${byQuery.value.matched} matched (${against(c.odd_size!, ctx.oddSizes)} odd sizes)` });
+    rows.push({ step: 'head swap: tag by query issue_type=odd_size', seconds: byQuery.seconds, found: `${byQuery.value.matched} matched; odd sizes ${against(c.odd_size!, ctx.oddSizes)}` });
     return { rows };
   },
 };
