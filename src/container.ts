@@ -52,6 +52,8 @@ import { S3MediaProbe } from './modules/add-media/remote-media.js';
 import { ExploreService } from './modules/explore/explore.service.js';
 import { IssuesRepo } from './modules/explore/issues.repo.js';
 import { IssuesService } from './modules/explore/issues.service.js';
+import { DedupRepo } from './modules/dedup/dedup.repo.js';
+import { DedupService } from './modules/dedup/dedup.service.js';
 import { ViewsRepo } from './modules/views/views.repo.js';
 import { ViewsService } from './modules/views/views.service.js';
 import { NotificationsRepo } from './modules/notifications/notifications.repo.js';
@@ -84,6 +86,7 @@ export interface Services {
   media: MediaService;
   explore: ExploreService;
   issues: IssuesService;
+  dedup: DedupService;
   addMedia: AddMediaService;
   snapshots: SnapshotsService;
   views: ViewsService;
@@ -186,6 +189,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const versionsRepo = new VersionsRepo(db);
   const annotationsRepo = new AnnotationsRepo(db);
   const annotations = new AnnotationsService(db, annotationsRepo, datasets, lifecycle, versionsRepo);
+  const dedupRepo = new DedupRepo(db);
+  const dedup = new DedupService(db, dedupRepo, datasets, lifecycle, versionsRepo);
   const customMetadataRepo = new CustomMetadataRepo(db, database.pool);
   const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, lifecycle, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
   const indexing = new IndexingRepo(db, database.pool);
@@ -239,6 +244,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     SNAPSHOT_RESTORE: { snapshots: snapshotsRepo, versions: versionsRepo },
     SNAPSHOT_CLONE: { snapshots: snapshotsRepo, versions: versionsRepo, indexing, views: viewsRepo, enrichment: enrichmentRepo },
     LABEL_PROPAGATION: { db, annotations: annotationsRepo, lifecycle, versions: versionsRepo },
+    DEDUP: { db, dedup: dedupRepo, lifecycle, versions: versionsRepo, snapshots: snapshotsRepo },
     EXPORT: { db, pool: database.pool, blobs, exports: exportsRepo, blobGc, log, ttlSeconds: config.export.ttlSeconds },
     'sweep-expired-exports': { exports: exportsRepo, log },
     'sweep-staging-tables': { staging: customMetadataRepo, log },
@@ -290,6 +296,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc, exports: exportsRepo, customMetadata: customMetadataRepo },
     services: {
       ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
+      dedup,
       downloads: { blobs, proxy: config.blobs.proxy },
     },
     jobDeps,

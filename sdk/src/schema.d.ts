@@ -1097,6 +1097,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dataset/{dataset_id}/dedup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove duplicates, keeping one media of each group by a rule: dry_run answers 200 with the groups and their keepers (paged); otherwise a DEDUP task starts (202 {task_id}) that snapshots the dataset ("Before dedup …"; restore it to undo) and makes a version without the others, or with tag_only tags them `duplicate` */
+        post: operations["postDatasetDedup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1137,7 +1154,7 @@ export interface components {
             /** @description E-mail of the user who started the task */
             created_by: string;
             /** @enum {string} */
-            task_type: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION";
+            task_type: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP";
             /** @enum {string} */
             status: "INITIALIZING" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED";
             status_message: string;
@@ -2933,7 +2950,7 @@ export interface operations {
             query?: {
                 dataset_id?: string;
                 dataset_name?: string;
-                task_type?: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION";
+                task_type?: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP";
                 task_status?: "INITIALIZING" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED";
                 /** @description E-mail of the initiator */
                 created_by?: string;
@@ -8119,6 +8136,237 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Dataset not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "params/dataset_id must match format \"uuid\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDatasetDedup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description exact: identical bytes or identical decoded pixels (the exact_duplicates issue); near: members of one index cluster at `level` (Explore's duplicates)
+                     * @enum {string}
+                     */
+                    scope: "exact" | "near";
+                    /** @description Cluster level for scope near, as Explore: 0 finest (default) … 4 coarsest */
+                    level?: number;
+                    /**
+                     * @description Which member of each group is kept: largest_resolution (width × height, ties: larger file), sharpest (highest blur score), earliest_capture (EXIF capture time, missing last), first_uploaded, or custom_field (with field and order); remaining ties: first recorded, then file name, then media id
+                     * @enum {string}
+                     */
+                    keep: "largest_resolution" | "sharpest" | "earliest_capture" | "first_uploaded" | "custom_field";
+                    /** @description The custom metadata field of keep custom_field */
+                    field?: string;
+                    /**
+                     * @description keep custom_field: asc keeps the lowest value, desc the highest; media without it come last
+                     * @enum {string}
+                     */
+                    order?: "asc" | "desc";
+                    /**
+                     * @description Only answer the groups and what each keeps (200); nothing changes
+                     * @default false
+                     */
+                    dry_run?: boolean;
+                    /**
+                     * @description Tag the media a dedup would remove `duplicate` instead of removing them
+                     * @default false
+                     */
+                    tag_only?: boolean;
+                    /**
+                     * @description dry_run: 0-based page of groups, 100 a page
+                     * @default 0
+                     */
+                    page_number?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "scope": "exact",
+                     *       "level": null,
+                     *       "keep": "largest_resolution",
+                     *       "field": null,
+                     *       "order": null,
+                     *       "totals": {
+                     *         "groups": 1,
+                     *         "media_in_groups": 2,
+                     *         "media_kept": 1,
+                     *         "media_removed": 1
+                     *       },
+                     *       "page_number": 0,
+                     *       "groups_per_page": 100,
+                     *       "groups": [
+                     *         {
+                     *           "group_id": "pixels:9b2f6c1d0e8a4b7c5d3e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c",
+                     *           "n_members": 2,
+                     *           "keeper_media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                     *           "members": [
+                     *             {
+                     *               "media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                     *               "file_name": "kitchen-042.jpg",
+                     *               "file_size": 482113,
+                     *               "value": 12000000,
+                     *               "keep": true
+                     *             },
+                     *             {
+                     *               "media_id": "9f4c2a5c-6d8e-4a0f-9b12-5e6f7a8b9ca3",
+                     *               "file_name": "kitchen-042 (copy).png",
+                     *               "file_size": 9120554,
+                     *               "value": 12000000,
+                     *               "keep": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        scope: "exact" | "near";
+                        /** @description The cluster level of scope near; null for exact */
+                        level: number | null;
+                        /** @enum {string} */
+                        keep: "largest_resolution" | "sharpest" | "earliest_capture" | "first_uploaded" | "custom_field";
+                        field: string | null;
+                        /** @enum {string|null} */
+                        order: "asc" | "desc" | null;
+                        totals: {
+                            /** @description Groups of two or more images */
+                            groups: number;
+                            /** @description Images in those groups */
+                            media_in_groups: number;
+                            /** @description One per group */
+                            media_kept: number;
+                            /** @description The others: what a dedup removes (or tags, with tag_only) */
+                            media_removed: number;
+                        };
+                        page_number: number;
+                        groups_per_page: number;
+                        /** @description Largest group first, then by keeper media id */
+                        groups: {
+                            /** @description near: the cluster id; exact: pixels:<pixel hash> or bytes:<content hash> */
+                            group_id: string;
+                            /** @description Members of the group; at most 100 are listed, the keeper first, then in the rule's order */
+                            n_members: number;
+                            /** Format: uuid */
+                            keeper_media_id: string;
+                            members: {
+                                /** Format: uuid */
+                                media_id: string;
+                                file_name: string;
+                                /** @description Bytes */
+                                file_size: number;
+                                /** @description What the keeper rule compared: w × h pixels, the blur score, the capture time, the time recorded, or the custom field value */
+                                value: string | number | boolean | (never | null);
+                                keep: boolean;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        task_id: string;
+                    };
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to edit this dataset"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Dataset not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -124,6 +124,12 @@ export const errors = {
   badMetadataFile: (problem: string) => new AppError(400, `Metadata file refused, nothing changed: ${problem}`),
   importNotFound: () => new AppError(404, 'Custom metadata import not found'),
 
+  dedupNotIndexed: (datasetId: string) =>
+    new AppError(409, `Dataset ${datasetId} has no near-duplicate index: its current version was never indexed, so it has no clusters; use scope exact, or reindex it first`),
+  unknownDedupField: (field: string, known: string[]) =>
+    new AppError(422, `field: '${field}' is not a custom metadata field of this dataset; ${known.length ? `its fields are ${known.join(', ')}` : 'it has none (import some with POST /api/v1/dataset/{dataset_id}/custom_metadata)'}`),
+  unorderedDedupField: (field: string, type: string) =>
+    new AppError(422, `field: '${field}' is a ${type} field, which has no order; keep custom_field needs a number, string, datetime or boolean field`),
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),
 } as const;

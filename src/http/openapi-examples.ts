@@ -238,6 +238,28 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
   'GET /api/v1/dataset/{dataset_id}/labels': { labels: [{ label: 'dog', count: 31 }], unlabelled: 1209 },
   'POST /api/v1/dataset/{dataset_id}/labels/propagate': { clusters: 9, media: 54, ambiguous: 2 },
   'POST /api/v1/dataset/{dataset_id}/labels/propagate 202': { task_id: TASK },
+  'POST /api/v1/dataset/{dataset_id}/dedup': {
+    scope: 'exact',
+    level: null,
+    keep: 'largest_resolution',
+    field: null,
+    order: null,
+    totals: { groups: 1, media_in_groups: 2, media_kept: 1, media_removed: 1 },
+    page_number: 0,
+    groups_per_page: 100,
+    groups: [
+      {
+        group_id: 'pixels:9b2f6c1d0e8a4b7c5d3e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c',
+        n_members: 2,
+        keeper_media_id: MEDIA,
+        members: [
+          { media_id: MEDIA, file_name: 'kitchen-042.jpg', file_size: 482113, value: 12000000, keep: true },
+          { media_id: OTHER_MEDIA, file_name: 'kitchen-042 (copy).png', file_size: 9120554, value: 12000000, keep: false },
+        ],
+      },
+    ],
+  },
+  'POST /api/v1/dataset/{dataset_id}/dedup 202': { task_id: TASK },
   'POST /api/v1/dataset/{dataset_id}/custom_metadata': { task_id: TASK },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/schema': { fields },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/imports/{task_id}': {

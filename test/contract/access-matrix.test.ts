@@ -166,6 +166,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dataset/{dataset_id}/tags': { rule: 'dataset-read', ok: 200 },
   'GET /api/v1/dataset/{dataset_id}/labels': { rule: 'dataset-read', ok: 200 },
   'POST /api/v1/dataset/{dataset_id}/labels/propagate': { rule: 'dataset-write', ok: 200, request: () => ({ body: { threshold: 0, dry_run: true } }) },
+  'POST /api/v1/dataset/{dataset_id}/dedup': { rule: 'dataset-write', ok: 200, request: () => ({ body: { scope: 'exact', keep: 'largest_resolution', dry_run: true } }) },
 
   // A file without a key column: access passes, then the file is refused (400) and nothing changes.
   'POST /api/v1/dataset/{dataset_id}/custom_metadata': {
