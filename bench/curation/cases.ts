@@ -1,7 +1,9 @@
 import type { CurationCase } from './case.js';
+import { dedupCase } from './dedup.js';
 import { quality } from './quality.js';
 
 /** Every analysis `BENCH_ONLY=curation` times, in this order; each file adds its own line. */
 export const CURATION_CASES: CurationCase[] = [
   quality,
+  dedupCase,
 ];

@@ -70,8 +70,8 @@ export function dedupJob(deps: DedupJobDeps): JobDefinition {
             );
             await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId));
           } else {
-            const versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'full');
-            await deps.dedup.removeRows(trx, versionId);
+            // A full copy of the head's rows but the removed ones: a delta cannot leave out rows its base holds.
+            const versionId = await deps.versions.fork(trx, ctx.datasetId, ctx.taskId, 'full', 'carried', deps.dedup.removed());
             await deps.versions.swapHead(trx, ctx.datasetId, versionId, await deps.versions.counts(trx, versionId));
           }
           return { ...totals, snapshotName };

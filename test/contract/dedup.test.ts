@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportArchive } from '../support/exports.js';
@@ -23,7 +23,7 @@ const ids = new Map<string, string>();
 const names = new Map<string, string>();
 
 const exif = (date: string) => ({ IFD2: { DateTimeOriginal: date } });
-const edit = async (name: string, f: (w: number, h: number) => sharp.Sharp) => {
+const edit = async (name: string, f: (w: number, h: number) => Sharp) => {
   const bytes = photo('person.jpg').bytes;
   const { width = 0, height = 0 } = await sharp(bytes).metadata();
   return { name, bytes: await f(width, height).toBuffer() };

@@ -161,13 +161,6 @@ export class DedupRepo {
     return sql`select media_id from ${sql.table(REMOVED)}`;
   }
 
-  /** Drops the removed media's rows from `versionId`, a full fork (it owns every row): one set-based delete. */
-  async removeRows(trx: Db, versionId: string): Promise<number> {
-    const result = await sql`delete from version_rows r using ${sql.table(REMOVED)} d
-      where r.version_id = ${versionId}::uuid and r.media_id = d.media_id`.execute(trx);
-    return Number(result.numAffectedRows ?? 0n);
-  }
-
   /** Whether the version has the embedding index that near-duplicate clusters come from. */
   async indexed(versionId: string): Promise<boolean> {
     const row = await this.db.selectFrom('version_indexes').select('version_id').where('version_id', '=', versionId).executeTakeFirst();

@@ -140,9 +140,18 @@ export class VersionsRepo {
    * that rewrites them all: an index); `delta` copies none: the new version inherits the rows of the
    * head's base (the head itself, sealed for that, when it has none) and copies only the head's own
    * rows, so its cost is what changed since the base, not the dataset's size. Annotations are carried the
-   * same way, unless `annotations` is 'written by the caller' (rewriteAnnotations does both).
+   * same way, unless `annotations` is 'written by the caller' (rewriteAnnotations does both). `without` (a query of
+   * media_id; full forks only) names media the new version leaves out: a dedup removes them in the same copy.
    */
-  async fork(trx: Db, datasetId: string, taskId: string | null = null, kind: ForkKind = 'full', annotations: 'carried' | 'written by the caller' = 'carried'): Promise<string> {
+  async fork(
+    trx: Db,
+    datasetId: string,
+    taskId: string | null = null,
+    kind: ForkKind = 'full',
+    annotations: 'carried' | 'written by the caller' = 'carried',
+    without: RawBuilder<unknown> | null = null,
+  ): Promise<string> {
+    if (without && kind !== 'full') throw new Error('only a full fork can leave media out');
     const head = await trx.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).forUpdate().executeTakeFirstOrThrow();
     const headId = head.head_version_id;
     const headRow = headId ? await trx.selectFrom('versions').select(['base_id', 'field_types']).where('id', '=', headId).executeTakeFirstOrThrow() : null;
@@ -165,7 +174,8 @@ export class VersionsRepo {
       // full: every row the head has (own and inherited); delta over the head's base: the head's own rows.
       // Read from the rows, not version_media, whose annotation and custom-field joins a copy of the rows does not use.
       await sql`insert into version_rows (version_id, ${ROW_STATE}) select ${id}::uuid, ${kind === 'unindexed' ? UNINDEXED_STATE : ROW_STATE}
-        from ${wideRows(headId, baseId ? null : headBase)} s`.execute(trx);
+        from ${wideRows(headId, baseId ? null : headBase)} s
+        ${without ? sql`where not exists (select 1 from (${without}) x where x.media_id = s.media_id)` : sql``}`.execute(trx);
     }
     if (headId) {
       // The head's ANN index serves the fork until a change rewrites it (an index, a batch attached to it).
