@@ -18,8 +18,8 @@ export interface DedupJobDeps {
 }
 
 /**
- * DEDUP: counts the groups (progress), then in ONE commit transaction under the dataset row lock, on the head as it
- * is then: the groups found again, the head kept as a snapshot named for the dedup (restoring it undoes the dedup),
+ * DEDUP: checks the rule and counts the head's media (progress), then in ONE commit transaction under the dataset row
+ * lock, on the head as it is then: the groups found (once), the head kept as a snapshot named for the dedup (restoring it undoes the dedup),
  * and a new head: a full fork without the removed media, or (tag_only) a delta fork where they carry the tag
  * `duplicate`. A crash before the commit leaves nothing; a rerun starts over.
  */
@@ -28,17 +28,17 @@ export function dedupJob(deps: DedupJobDeps): JobDefinition {
     type: 'DEDUP',
     async handler(ctx) {
       const request = dedupRequest(ctx.config);
-      await ctx.progress(5, `Finding duplicates (${describeDedup(request)})`);
-      const preview = await deps.db.transaction().execute(async (trx) => {
+      await ctx.progress(5, 'Reading the dataset');
+      const members = await deps.db.transaction().execute(async (trx) => {
         const state = await deps.lifecycle.state(trx, ctx.datasetId, { lock: false });
         if (!state.headVersionId) return null;
-        const rule = await dedupRule(trx, deps.versions, deps.dedup, ctx.datasetId, state.headVersionId, request);
-        return deps.dedup.markRemoved(trx, state.headVersionId, rule);
+        await dedupRule(trx, deps.versions, deps.dedup, ctx.datasetId, state.headVersionId, request);
+        return deps.dedup.countRows(trx, state.headVersionId);
       });
-      if (!preview) throw new Error('The dataset has no version to deduplicate');
+      if (members === null) throw new Error('The dataset has no version to deduplicate');
       ctx.signal.throwIfAborted();
-      const verb = request.tagOnly ? 'Tagging' : 'Removing';
-      await ctx.progress(50, `${verb} about ${preview.media_removed} media of ${preview.groups} group(s)`);
+      // The groups are found once, in the commit, on the head as it is then: at 1M media that pass is most of the work.
+      await ctx.progress(10, `Finding and ${request.tagOnly ? 'tagging' : 'removing'} duplicates among ${members} media (${describeDedup(request)})`);
       await ctx.commit(
         async (trx): Promise<DedupTotals & { snapshotName: string | null }> => {
           const state = await deps.lifecycle.state(trx, ctx.datasetId);

@@ -161,6 +161,12 @@ export class DedupRepo {
     return sql`select media_id from ${sql.table(REMOVED)}`;
   }
 
+  /** How many rows (media) the version has: one scan of them. */
+  async countRows(db: Db, versionId: string): Promise<number> {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${await versionRowsOf(db, versionId)} w`.execute(db);
+    return rows[0]!.n;
+  }
+
   /** Whether the version has the embedding index that near-duplicate clusters come from. */
   async indexed(versionId: string): Promise<boolean> {
     const row = await this.db.selectFrom('version_indexes').select('version_id').where('version_id', '=', versionId).executeTakeFirst();
