@@ -154,6 +154,20 @@ describe('dedup dry run', () => {
     expect(await dedup({ scope: 'exact', keep: 'sharpest' }, viewer)).toMatchObject({ status: 403 });
     const stranger = await server.createUser();
     expect(await dedup({ scope: 'exact', keep: 'sharpest' }, stranger)).toMatchObject({ status: 404, body: { detail: 'Dataset not found' } });
+    // A version without an index has no clusters: near is a 409 with the reason (the row is put back after).
+    const { db } = server.loupe.container.database;
+    const { head_version_id: head } = await db.selectFrom('datasets').select('head_version_id').where('id', '=', datasetId).executeTakeFirstOrThrow();
+    const index = await db.deleteFrom('version_indexes').where('version_id', '=', head!).returningAll().execute();
+    try {
+      for (const dryRun of [true, false]) {
+        expect(await dedup({ scope: 'near', keep: 'sharpest', dry_run: dryRun })).toMatchObject({
+          status: 409,
+          body: { detail: `Dataset ${datasetId} has no near-duplicate index: its current version was never indexed, so it has no clusters; use scope exact, or reindex it first` },
+        });
+      }
+    } finally {
+      await db.insertInto('version_indexes').values(index as never).execute();
+    }
     expect(await current()).toHaveLength(9);
     expect((await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${datasetId}&task_type=DEDUP`)).body.total).toBe(0);
   });
