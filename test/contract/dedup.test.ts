@@ -185,6 +185,8 @@ describe('dedup task', () => {
     const left = [...ids.keys()].filter((n) => !removed.includes(n)).sort();
     expect(await current()).toEqual(left);
     expect(await datasetRow()).toMatchObject({ n_images: 7, status_new: 'READY' });
+    const issues = async () => (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/issues`)).body.issues.exact_duplicates;
+    expect(await issues()).toBe(0);
 
     const snapshots = (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/snapshot`)).body as Array<Record<string, any>>;
     const taken = snapshots.find((s) => String(s.snapshot_name).startsWith('Before dedup'))!;
@@ -203,6 +205,7 @@ describe('dedup task', () => {
     await waitForTask(server, owner, datasetId, restoreTask, hasStatus('COMPLETED'), 'restore', 30_000);
     expect(await waitForDataset(server, owner, datasetId, ['READY'])).toMatchObject({ n_images: 9 });
     expect(await current()).toEqual([...ids.keys()].sort());
+    expect(await issues()).toBe(4);
   });
 
   it('tag_only tags the others `duplicate` and removes nothing; a second dedup meanwhile is a 409 naming the running task', async () => {
