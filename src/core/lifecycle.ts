@@ -14,6 +14,7 @@ export const DATASET_OPERATIONS = [
   'import_custom_metadata',
   'propagate_labels',
   'enrich_dataset',
+  'select_media',
 ] as const;
 export type DatasetOperation = (typeof DATASET_OPERATIONS)[number];
 
@@ -56,7 +57,7 @@ export interface OperationRule {
 const ALL_STATUSES: readonly DatasetStatus[] = DATASET_STATUSES;
 
 /** Everything that writes a dataset's media, index or annotations (spec 4.1 rule 1's list). */
-const DATA_CHANGES: readonly TaskType[] = ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'];
+const DATA_CHANGES: readonly TaskType[] = ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'SELECTION'];
 
 /**
  * Tasks that fork the head when they start and make their fork the head when they commit: an edit made
@@ -137,6 +138,8 @@ export const LIFECYCLE: Record<DatasetOperation, OperationRule> = {
     stop: { from: ['INDEXING'], to: 'ERROR' },
     source: { commit: { from: ['READ ONLY'], to: 'previous' }, stop: { from: ['READ ONLY'], to: 'previous' } },
   },
+  // Reads the head, then tags it at commit as it is then (like a propagation) or makes a new READY dataset there.
+  select_media: { from: ['READY', 'PARTIAL INDEX'], blockedBy: [...HEAD_REPLACERS, 'SELECTION'], task: 'SELECTION' },
 };
 
 /** The statuses each operation may start from, and the running tasks that block it: the guard's columns of the table. */

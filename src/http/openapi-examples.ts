@@ -238,6 +238,7 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
   'GET /api/v1/dataset/{dataset_id}/labels': { labels: [{ label: 'dog', count: 31 }], unlabelled: 1209 },
   'POST /api/v1/dataset/{dataset_id}/labels/propagate': { clusters: 9, media: 54, ambiguous: 2 },
   'POST /api/v1/dataset/{dataset_id}/labels/propagate 202': { task_id: TASK },
+  'POST /api/v1/dataset/{dataset_id}/select 202': { task_id: TASK },
   'POST /api/v1/dataset/{dataset_id}/custom_metadata': { task_id: TASK },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/schema': { fields },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/imports/{task_id}': {
