@@ -33,6 +33,7 @@ interface SelectionConfig {
   order?: 'asc' | 'desc';
   threshold?: number;
   query?: Record<string, unknown>;
+  exclude_tags?: string[];
 }
 
 /**
@@ -53,14 +54,14 @@ export function selectionJob(deps: SelectionDeps): JobDefinition {
       let chosen: string[];
       if (config.strategy === 'uncertain') {
         await ctx.progress(10, `Ordering media by ${config.field}`);
-        chosen = await deps.selection.byField(headId, filters, config.field!, config.order ?? 'desc', config.n);
+        chosen = await deps.selection.byField(headId, filters, config.exclude_tags ?? [], config.field!, config.order ?? 'desc', config.n);
       } else {
         const embedding = state.embeddingConfig as EmbeddingConfig | null;
         const index = await deps.indexing.baseIndex(headId);
         if (!embedding || !index) throw new Error('The dataset has no index to select from');
         await ctx.progress(5, 'Reading the embeddings');
         const level = config.strategy === 'representative' ? (config.threshold ?? 0) : null;
-        const pool = await deps.selection.loadPool(headId, filters, level, modelKey(embedding), embedding.dimensions, ctx.signal);
+        const pool = await deps.selection.loadPool(headId, filters, config.exclude_tags ?? [], level, modelKey(embedding), embedding.dimensions, ctx.signal);
         if (pool.mediaIds.length < config.n) throw new Error(`Only ${pool.mediaIds.length} media are left to choose ${config.n} from`);
         await ctx.progress(20, `Choosing ${config.n} of ${pool.mediaIds.length} media (${config.strategy})`);
         let last = 0;

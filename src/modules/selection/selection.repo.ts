@@ -34,17 +34,18 @@ export class SelectionRepo {
   ) {}
 
   /** The version's images and frames the filters keep, as a query of media_id, the cluster at `level` and the custom fields. */
-  private poolQuery(versionId: string, filters: ExploreFilters | null, level: number | null): RawBuilder<unknown> {
+  private poolQuery(versionId: string, filters: ExploreFilters | null, level: number | null, excludeTags: string[] = []): RawBuilder<unknown> {
+    const untagged = excludeTags.length > 0 ? sql`and not (vm.tags && ${excludeTags}::text[])` : sql``;
     const cluster = level === null ? sql`null::uuid` : sql.ref(`vm.cluster_l${level}`);
     return sql`select vm.media_id, ${cluster} as cluster, vm.custom_fields from version_media vm join media m on m.id = vm.media_id
-      where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${filters ? filtersSql(filters, versionId) : sql`true`}`;
+      where vm.version_id = ${versionId}::uuid and m.media_type in ('IMAGE', 'VIDEO_FRAME') and ${filters ? filtersSql(filters, versionId) : sql`true`} ${untagged}`;
   }
 
   /** How many media a selection may choose among: with an embedding of `model` (diverse, representative), or any (uncertain). */
-  async countPool(versionId: string, filters: ExploreFilters | null, model: string | null): Promise<number> {
+  async countPool(versionId: string, filters: ExploreFilters | null, excludeTags: string[], model: string | null): Promise<number> {
     await setWorkMem(this.db, '64MB');
     const embedded = model ? sql`join media_embeddings e on e.media_id = p.media_id and e.model = ${model}` : sql``;
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from (${this.poolQuery(versionId, filters, null)}) p ${embedded}`.execute(this.db);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from (${this.poolQuery(versionId, filters, null, excludeTags)}) p ${embedded}`.execute(this.db);
     return rows[0]!.n;
   }
 
@@ -52,11 +53,11 @@ export class SelectionRepo {
    * The pool's embeddings in media-id order, with their clusters at `level`: the pool is written to a temporary table on
    * one connection, then its vectors come by one binary COPY (as the index job reads them: bytes as stored).
    */
-  async loadPool(versionId: string, filters: ExploreFilters | null, level: number | null, model: string, dimensions: number, signal: AbortSignal): Promise<SelectionPool> {
+  async loadPool(versionId: string, filters: ExploreFilters | null, excludeTags: string[], level: number | null, model: string, dimensions: number, signal: AbortSignal): Promise<SelectionPool> {
     const client = await this.pool.connect();
     let failed = false;
     try {
-      const create = sql`create temporary table selection_pool as ${this.poolQuery(versionId, filters, level)}`.compile(this.db);
+      const create = sql`create temporary table selection_pool as ${this.poolQuery(versionId, filters, level, excludeTags)}`.compile(this.db);
       await client.query('drop table if exists pg_temp.selection_pool');
       await client.query(create.sql, create.parameters as unknown[]);
       const { rows } = await client.query<{ n: string }>(`select count(*) as n from selection_pool`);
@@ -93,10 +94,10 @@ export class SelectionRepo {
   }
 
   /** uncertain: the pool's media by a numeric custom field, highest first (`asc`: lowest), media without a value last. */
-  async byField(versionId: string, filters: ExploreFilters | null, field: string, order: 'asc' | 'desc', n: number): Promise<string[]> {
+  async byField(versionId: string, filters: ExploreFilters | null, excludeTags: string[], field: string, order: 'asc' | 'desc', n: number): Promise<string[]> {
     await setWorkMem(this.db, '64MB');
     const value = sql`case when jsonb_typeof(p.custom_fields -> ${field}::text) = 'number' then (p.custom_fields ->> ${field}::text)::float8 end`;
-    const { rows } = await sql<{ media_id: string }>`select p.media_id from (${this.poolQuery(versionId, filters, null)}) p
+    const { rows } = await sql<{ media_id: string }>`select p.media_id from (${this.poolQuery(versionId, filters, null, excludeTags)}) p
       order by ${value} ${sql.raw(order)} nulls last, p.media_id limit ${n}`.execute(this.db);
     return rows.map((r) => r.media_id);
   }

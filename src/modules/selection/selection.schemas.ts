@@ -20,6 +20,9 @@ export const SelectBody = Type.Object(
         description: 'Choose only among the media an Explore query matches: its filter parameters (vql as text or as the array, tags, labels, …), as tag-by-query takes them',
       }),
     ),
+    exclude_tags: Type.Optional(
+      Type.Array(Type.String({ maxLength: TAG_MAX_LENGTH }), { maxItems: 100, description: 'Leave out media carrying any of these tags (e.g. the tag of an earlier selection, to choose among the untagged)' }),
+    ),
     action: Type.Optional(Type.Union([Type.Literal('tag'), Type.Literal('clone')], { description: 'tag (default): tag the chosen media; clone: a new dataset holding only them' })),
     tag: Type.Optional(Type.String({ maxLength: TAG_MAX_LENGTH, description: "action tag: the tag (default 'selected')" })),
     name: Type.Optional(Type.String({ maxLength: 200, description: "action clone: the new dataset's name (required)" })),

@@ -19,6 +19,7 @@ export interface SelectRequest {
   order?: 'asc' | 'desc';
   threshold?: number;
   query?: Record<string, unknown>;
+  exclude_tags?: string[];
   action?: 'tag' | 'clone';
   tag?: string;
   name?: string;
@@ -51,6 +52,8 @@ export class SelectionService {
     if (action === 'clone' && body.tag !== undefined) throw errors.validation('tag applies to action tag only');
     const tag = body.tag === undefined ? DEFAULT_SELECTION_TAG : cleanAnnotation(body.tag, TAG_MAX_LENGTH);
     if (tag === null) throw errors.validation(`tag must be 1 to ${TAG_MAX_LENGTH} characters`);
+    const excludeTags = (body.exclude_tags ?? []).map((t) => cleanAnnotation(t, TAG_MAX_LENGTH)) as string[];
+    if (excludeTags.some((t) => t === null)) throw errors.validation(`exclude_tags must hold tags of 1 to ${TAG_MAX_LENGTH} characters`);
     const filters: ExploreFilters | null = body.query ? (toPick({ query: body.query }) as { filters: ExploreFilters }).filters : null;
     return this.db.transaction().execute(async (trx) => {
       const state = await this.lifecycle.check(trx, datasetId, 'select_media');
@@ -60,7 +63,7 @@ export class SelectionService {
         if (!type) throw errors.validation(`Unknown custom field '${body.field}'`);
         if (type !== 'number') throw errors.validation(`Custom field '${body.field}' is ${type}, not numeric: uncertain needs a number field`);
       }
-      const available = await this.repo.countPool(state.headVersionId, filters, strategy === 'uncertain' ? null : modelKey(state.embeddingConfig));
+      const available = await this.repo.countPool(state.headVersionId, filters, excludeTags, strategy === 'uncertain' ? null : modelKey(state.embeddingConfig));
       const n = selectionSize(body, available);
       const started = await this.lifecycle.start(trx, {
         datasetId,
@@ -76,6 +79,7 @@ export class SelectionService {
           ...(strategy === 'uncertain' ? { field: body.field, order: body.order ?? 'desc' } : {}),
           ...(strategy === 'representative' ? { threshold: body.threshold ?? 0 } : {}),
           ...(body.query ? { query: body.query } : {}),
+          ...(excludeTags.length > 0 ? { exclude_tags: excludeTags } : {}),
         },
       });
       return started.taskId;
