@@ -79,6 +79,7 @@ describe('selection sizes and shares', () => {
   it('a traversal works in every dimension within its budget, on principal axes beyond it', () => {
     expect(traversalDims(10_000, 100, 480)).toBe(480);
     expect(traversalDims(1_000_000, 10_000, 480)).toBe(16);
-    expect(traversalDims(100_000, 10_000, 480)).toBe(160);
+    expect(traversalDims(100_000, 10_000, 480)).toBe(40);
+    expect(traversalDims(100_000, 1_000, 480)).toBe(400);
   });
 });
