@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Crew, crewData, farthestFirst } from '../../src/adapters/vectors/k-center.js';
 import { Rng } from '../../src/core/random.js';
 import { allocateBySize, selectionSize } from '../../src/core/selection.js';
-import { traversalDims } from '../../src/modules/selection/compute-selection.js';
+import { centreRows, computeSelection, traversalDims } from '../../src/modules/selection/compute-selection.js';
 
 /** Plain Gonzalez, written the obvious way: the reference the threaded, early-exit version must match. */
 function naive(rows: Float32Array, d: number, k: number): number[] {
@@ -47,6 +47,18 @@ describe('farthestFirst', () => {
         await crew.close();
       }
     }
+  });
+
+  it('through computeSelection (centred rows in k-d leaves that are skipped by their boxes) the picks are still plain greedy’s', async () => {
+    const d = 24;
+    const rows = randomRows(3000, d);
+    const mean = new Float32Array(d);
+    const centred = rows.slice();
+    centreRows(centred, d, mean);
+    const expected = naive(centred, d, 80);
+    const out = await computeSelection({ strategy: 'diverse', vectors: rows, dimensions: d, mean, k: 80, threads: 2 }, () => {});
+    expect(out.exact).toBe(true);
+    expect(Array.from(out.picks)).toEqual(expected);
   });
 
   it('refuses k outside 1…n', async () => {

@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * Greedy k-center (Gonzalez's farthest-first traversal) in tight typed-array loops shared by several threads: each
- * pick is the item farthest (squared Euclidean distance) from every pick before it. The rows and every item's distance
+ * pick is the item farthest (squared Euclidean distance) from every pick before it. The rows come in k-d order (leaves
+ * of 64, kdOrder): a leaf whose bounding box is farther from the new pick than its farthest item is skipped whole. The rows and every item's distance
  * to its nearest pick live in SharedArrayBuffers; each thread owns a slice of the items, and per pick updates its
  * slice's distances and reports its farthest item, under a barrier of Atomics (microseconds, 10,000 times).
  * A distance is summed with an early exit once it passes the item's current distance (partial distance search),
@@ -20,6 +21,14 @@ export interface CrewData {
   /** Principal axes (dims × sourceDims), written by thread 0 before the projection phase. */
   axes: Float32Array;
   minDist: Float32Array;
+  /** Items per leaf: the rows come in leaf runs of a k-d order (kdOrder), each with its bounding box. */
+  leaf: number;
+  /** Per leaf and dimension: the box's low and high corner (leaves × dims). */
+  lo: Float32Array;
+  hi: Float32Array;
+  /** Per leaf: the largest distance of its unpicked items to their nearest pick, and which item has it. */
+  leafMax: Float32Array;
+  leafArg: Int32Array;
   /** [generation, command, argument, done] */
   ctrl: Int32Array;
   /** Per thread: its farthest item's distance and index. */
@@ -34,14 +43,21 @@ const DONE = 3;
 const STOP = 0;
 const PROJECT = 1;
 const PICK = 2;
+const BOUNDS = 3;
 
 function sharedFloats(length: number): Float32Array {
   return new Float32Array(new SharedArrayBuffer(Math.max(1, length) * 4));
 }
 
-export function crewData(rows: Float32Array, dims: number, threads: number, source: Float32Array | null = null, sourceDims = 0): CrewData {
+export function crewData(rows: Float32Array, dims: number, threads: number, source: Float32Array | null = null, sourceDims = 0, leaf = 64): CrewData {
   const n = source ? source.length / sourceDims : rows.length / dims;
+  const leaves = Math.ceil(n / leaf);
   return {
+    leaf,
+    lo: sharedFloats(leaves * dims),
+    hi: sharedFloats(leaves * dims),
+    leafMax: sharedFloats(leaves),
+    leafArg: new Int32Array(new SharedArrayBuffer(Math.max(1, leaves) * 4)),
     rows,
     dims,
     source,
@@ -55,10 +71,32 @@ export function crewData(rows: Float32Array, dims: number, threads: number, sour
 }
 
 const count = (data: CrewData) => data.minDist.length;
+/** A thread's items: whole leaves. */
 const sliceOf = (data: CrewData, t: number): [number, number] => {
-  const n = count(data);
-  return [Math.floor((n * t) / data.threads), Math.floor((n * (t + 1)) / data.threads)];
+  const leaves = Math.ceil(count(data) / data.leaf);
+  const edge = (u: number) => Math.min(count(data), Math.floor((leaves * u) / data.threads) * data.leaf);
+  return [edge(t), edge(t + 1)];
 };
+
+/** Each leaf's bounding box, over the final rows. */
+function bounds(data: CrewData, from: number, to: number): void {
+  const { rows, dims, leaf, lo, hi } = data;
+  for (let start = from; start < to; start += leaf) {
+    const b = start / leaf;
+    const end = Math.min(to, start + leaf);
+    for (let x = 0; x < dims; x++) {
+      let min = Number.POSITIVE_INFINITY;
+      let max = Number.NEGATIVE_INFINITY;
+      for (let i = start; i < end; i++) {
+        const v = rows[i * dims + x]!;
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+      lo[b * dims + x] = min;
+      hi[b * dims + x] = max;
+    }
+  }
+}
 
 /** Projects the slice's source rows on the axes. */
 function project(data: CrewData, from: number, to: number): void {
@@ -74,39 +112,66 @@ function project(data: CrewData, from: number, to: number): void {
   }
 }
 
-/** Folds pick `p` into the slice's distances; writes the slice's farthest unpicked item into best[t]. */
+/**
+ * Folds pick `p` into the slice's distances; writes the slice's farthest unpicked item into best[t]. A leaf whose box is
+ * farther from the pick than its farthest item's distance cannot change: it is skipped whole (its max stands).
+ */
 function updateSlice(data: CrewData, t: number, p: number, from: number, to: number, pick: Float32Array): void {
-  const { rows, dims, minDist, best } = data;
+  const { rows, dims, minDist, best, leaf, lo, hi, leafMax, leafArg } = data;
   for (let x = 0; x < dims; x++) pick[x] = rows[p * dims + x]!;
   let far = -1;
   let farItem = -1;
-  for (let i = from; i < to; i++) {
-    const current = minDist[i]!;
-    if (current < 0) continue;
-    const base = i * dims;
-    let sum = 0;
-    let x = 0;
-    // Blocks of 8 before each check: the check costs about as much as a dimension.
-    for (; x + 8 <= dims && sum < current; x += 8) {
-      const d0 = rows[base + x]! - pick[x]!;
-      const d1 = rows[base + x + 1]! - pick[x + 1]!;
-      const d2 = rows[base + x + 2]! - pick[x + 2]!;
-      const d3 = rows[base + x + 3]! - pick[x + 3]!;
-      const d4 = rows[base + x + 4]! - pick[x + 4]!;
-      const d5 = rows[base + x + 5]! - pick[x + 5]!;
-      const d6 = rows[base + x + 6]! - pick[x + 6]!;
-      const d7 = rows[base + x + 7]! - pick[x + 7]!;
-      sum += d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3 + d4 * d4 + d5 * d5 + d6 * d6 + d7 * d7;
+  for (let start = from; start < to; start += leaf) {
+    const b = start / leaf;
+    const bound = leafMax[b]!;
+    let gap = 0;
+    for (let x = 0; x < dims && gap < bound; x++) {
+      const q = pick[x]!;
+      const below = lo[b * dims + x]! - q;
+      const above = q - hi[b * dims + x]!;
+      if (below > 0) gap += below * below;
+      else if (above > 0) gap += above * above;
     }
-    for (; x < dims && sum < current; x++) {
-      const dx = rows[base + x]! - pick[x]!;
-      sum += dx * dx;
+    if (gap < bound) {
+      let max = -1;
+      let arg = -1;
+      const end = Math.min(to, start + leaf);
+      for (let i = start; i < end; i++) {
+        const current = minDist[i]!;
+        if (current < 0) continue;
+        const base = i * dims;
+        let sum = 0;
+        let x = 0;
+        // Blocks of 8 before each check: the check costs about as much as a dimension.
+        for (; x + 8 <= dims && sum < current; x += 8) {
+          const d0 = rows[base + x]! - pick[x]!;
+          const d1 = rows[base + x + 1]! - pick[x + 1]!;
+          const d2 = rows[base + x + 2]! - pick[x + 2]!;
+          const d3 = rows[base + x + 3]! - pick[x + 3]!;
+          const d4 = rows[base + x + 4]! - pick[x + 4]!;
+          const d5 = rows[base + x + 5]! - pick[x + 5]!;
+          const d6 = rows[base + x + 6]! - pick[x + 6]!;
+          const d7 = rows[base + x + 7]! - pick[x + 7]!;
+          sum += d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3 + d4 * d4 + d5 * d5 + d6 * d6 + d7 * d7;
+        }
+        for (; x < dims && sum < current; x++) {
+          const dx = rows[base + x]! - pick[x]!;
+          sum += dx * dx;
+        }
+        const value = sum < current ? sum : current;
+        if (sum < current) minDist[i] = sum;
+        if (value > max) {
+          max = value;
+          arg = i;
+        }
+      }
+      leafMax[b] = max;
+      leafArg[b] = arg;
     }
-    const value = sum < current ? sum : current;
-    if (sum < current) minDist[i] = sum;
+    const value = leafMax[b]!;
     if (value > far) {
       far = value;
-      farItem = i;
+      farItem = leafArg[b]!;
     }
   }
   best[2 * t] = far;
@@ -118,6 +183,7 @@ function runShare(data: CrewData, t: number, pick: Float32Array): void {
   const [from, to] = sliceOf(data, t);
   const command = Atomics.load(data.ctrl, COMMAND);
   if (command === PROJECT) project(data, from, to);
+  else if (command === BOUNDS) bounds(data, from, to);
   else if (command === PICK) updateSlice(data, t, Atomics.load(data.ctrl, ARG), from, to, pick);
 }
 
@@ -189,12 +255,16 @@ export function farthestFirst(crew: Crew, k: number, start: number, onPick: (pic
   const n = count(data);
   if (k < 1 || k > n) throw new RangeError(`k must be between 1 and ${n}`);
   data.minDist.fill(Number.POSITIVE_INFINITY);
+  data.leafMax.fill(Number.POSITIVE_INFINITY);
+  crew.run(BOUNDS);
   const picks = new Int32Array(k);
   const radius = new Float32Array(k - 1);
   let next = start;
   for (let p = 0; p < k; p++) {
     picks[p] = next;
     data.minDist[next] = -1;
+    // Its leaf is looked at again, so the leaf's max no longer names it.
+    data.leafMax[Math.floor(next / data.leaf)] = Number.POSITIVE_INFINITY;
     crew.run(PICK, next);
     let far = -1;
     let farItem = -1;

@@ -1,4 +1,5 @@
 import { Crew, crewData, farthestFirst, projectRows } from '../../adapters/vectors/k-center.js';
+import { kdOrder } from '../../core/kd-order.js';
 import { principalAxes } from '../../core/principal-axes.js';
 import { allocateBySize } from '../../core/selection.js';
 
@@ -74,12 +75,24 @@ export async function computeSelection(input: SelectionInput, progress: (fractio
     projectRows(crew);
   }
   try {
-    const result = farthestFirst(crew, k, 0, (picked) => progress(0.1 + (0.9 * picked) / k, `picked ${picked} of ${k}`));
+    // Leaves of a k-d order: the traversal skips a leaf whose box is farther from a pick than its farthest item.
+    const rows = crew.data.rows;
+    const order = kdOrder(rows, dims, crew.data.leaf);
+    permuteRows(rows, dims, order);
+    const start = order.indexOf(0);
+    const result = farthestFirst(crew, k, start, (picked) => progress(0.1 + (0.9 * picked) / k, `picked ${picked} of ${k}`));
+    const picks = result.picks.map((i) => order[i]!);
     // Squared distance between unit vectors is 2·(1 − cos): the radius as a cosine distance.
-    return { picks: result.picks, dims, exact: dims === d, radius: result.finalRadius / 2 };
+    return { picks, dims, exact: dims === d, radius: result.finalRadius / 2 };
   } finally {
     await crew.close();
   }
+}
+
+/** Rows in `order` (row i becomes the old row order[i]), in place through one copy. */
+function permuteRows(rows: Float32Array, dims: number, order: Int32Array): void {
+  const copy = rows.slice();
+  for (let i = 0; i < order.length; i++) rows.set(copy.subarray(order[i]! * dims, order[i]! * dims + dims), i * dims);
 }
 
 /**
