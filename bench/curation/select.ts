@@ -48,7 +48,7 @@ export const selectCase: CurationCase = {
 };
 
 /** Exact greedy against the principal-axes greedy (and random) on the first 10,000 seeded vectors, 1,000 picks. */
-async function approximation(vectors: Float32Array, mean: Float32Array): Promise<CurationResult['rows']> {
+export async function approximation(vectors: Float32Array, mean: Float32Array): Promise<CurationResult['rows']> {
   const n = Math.min(10_000, vectors.length / D);
   const k = Math.max(1, Math.round(n / 10));
   const part = vectors.subarray(0, n * D);
