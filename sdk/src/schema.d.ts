@@ -6962,6 +6962,8 @@ export interface operations {
                     query?: {
                         [key: string]: unknown;
                     };
+                    /** @description Leave out media carrying any of these tags (e.g. the tag of an earlier selection, to choose among the untagged) */
+                    exclude_tags?: string[];
                     /** @description tag (default): tag the chosen media; clone: a new dataset holding only them */
                     action?: "tag" | "clone";
                     /** @description action tag: the tag (default 'selected') */

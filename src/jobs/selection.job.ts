@@ -7,10 +7,14 @@ import { toPick } from '../modules/annotations/annotations.service.js';
 import type { IndexingRepo } from '../modules/indexing/indexing.repo.js';
 import { modelKey } from '../modules/indexing/version-indexer.js';
 import type { DatasetLifecycle } from '../modules/lifecycle/dataset-lifecycle.js';
+import { computeSelection } from '../modules/selection/compute-selection.js';
 import { computeSelectionOffThread } from '../modules/selection/selection-runner.js';
 import type { SelectionRepo } from '../modules/selection/selection.repo.js';
 import type { VersionsRepo } from '../modules/versions/versions.repo.js';
 import type { JobDefinition } from './registry.js';
+
+/** Pairs × dimensions below which a selection runs on the task's own thread. */
+const IN_PROCESS_WORK = 2e7;
 
 export interface SelectionDeps {
   db: Db;
@@ -65,14 +69,14 @@ export function selectionJob(deps: SelectionDeps): JobDefinition {
         if (pool.mediaIds.length < config.n) throw new Error(`Only ${pool.mediaIds.length} media are left to choose ${config.n} from`);
         await ctx.progress(20, `Choosing ${config.n} of ${pool.mediaIds.length} media (${config.strategy})`);
         let last = 0;
-        const output = await computeSelectionOffThread(
-          { strategy: config.strategy, vectors: pool.vectors, dimensions: embedding.dimensions, mean: index.mean, k: config.n, threads: deps.threads, clusters: pool.clusters },
-          ctx.signal,
-          (fraction, message) => {
-            const pct = Math.floor(20 + 70 * fraction);
-            if (pct > last) void ctx.progress((last = pct), `Choosing: ${message}`).catch(() => {});
-          },
-        );
+        const input = { strategy: config.strategy, vectors: pool.vectors, dimensions: embedding.dimensions, mean: index.mean, k: config.n, threads: deps.threads, clusters: pool.clusters };
+        const onProgress = (fraction: number, message: string) => {
+          const pct = Math.floor(20 + 70 * fraction);
+          if (pct > last) void ctx.progress((last = pct), `Choosing: ${message}`).catch(() => {});
+        };
+        // A small pool is chosen here (well under a second of work): a worker thread would cost more to start.
+        const small = pool.mediaIds.length * config.n * embedding.dimensions <= IN_PROCESS_WORK;
+        const output = small ? await computeSelection({ ...input, threads: 1 }, onProgress) : await computeSelectionOffThread(input, ctx.signal, onProgress);
         chosen = Array.from(output.picks, (i) => pool.mediaIds[i]!);
         if (output.radius !== null) ctx.log.info({ dims: output.dims, exact: output.exact, radius: output.radius }, 'diverse selection');
       }

@@ -3,6 +3,7 @@ import { Crew, crewData, farthestFirst } from '../../src/adapters/vectors/k-cent
 import { Rng } from '../../src/core/random.js';
 import { allocateBySize, selectionSize } from '../../src/core/selection.js';
 import { centreRows, computeSelection, traversalDims } from '../../src/modules/selection/compute-selection.js';
+import { computeSelectionOffThread } from '../../src/modules/selection/selection-runner.js';
 
 /** Plain Gonzalez, written the obvious way: the reference the threaded, early-exit version must match. */
 function naive(rows: Float32Array, d: number, k: number): number[] {
@@ -59,6 +60,18 @@ describe('farthestFirst', () => {
     const out = await computeSelection({ strategy: 'diverse', vectors: rows, dimensions: d, mean, k: 80, threads: 2 }, () => {});
     expect(out.exact).toBe(true);
     expect(Array.from(out.picks)).toEqual(expected);
+  });
+
+  it('on a worker thread (as large pools run) it answers the same picks, with progress', async () => {
+    const d = 24;
+    const rows = randomRows(3000, d);
+    const inline = await computeSelection({ strategy: 'diverse', vectors: rows.slice(), dimensions: d, mean: new Float32Array(d), k: 300, threads: 1 }, () => {});
+    const shared = new Float32Array(new SharedArrayBuffer(rows.byteLength));
+    shared.set(rows);
+    const messages: string[] = [];
+    const out = await computeSelectionOffThread({ strategy: 'diverse', vectors: shared, dimensions: d, mean: new Float32Array(d), k: 300, threads: 2 }, new AbortController().signal, (_, m) => messages.push(m));
+    expect(Array.from(out.picks)).toEqual(Array.from(inline.picks));
+    expect(messages).toContain('picked 256 of 300');
   });
 
   it('refuses k outside 1…n', async () => {
