@@ -27,6 +27,7 @@ import { issuesRoutes } from './modules/explore/issues.routes.js';
 import { dedupRoutes } from './modules/dedup/dedup.routes.js';
 import { addMediaRoutes } from './modules/add-media/add-media.routes.js';
 import { annotationsRoutes } from './modules/annotations/annotations.routes.js';
+import { selectionRoutes } from './modules/selection/selection.routes.js';
 import { customMetadataRoutes } from './modules/custom-metadata/custom-metadata.routes.js';
 import { type MetricsSource, registerMetrics } from './modules/system/metrics.js';
 import type { SweepStatus } from './modules/system/system.routes.js';
@@ -136,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   enrichmentRoutes(app, { enrichment: deps.services.enrichment });
   viewsRoutes(app, { views: deps.services.views });
   annotationsRoutes(app, { annotations: deps.services.annotations });
+  selectionRoutes(app, { selection: deps.services.selection });
   customMetadataRoutes(app, { customMetadata: deps.services.customMetadata });
   notificationsRoutes(app, { notifications: deps.services.notifications });
   notificationStreamRoutes(app, { notifications: deps.services.notifications });

@@ -65,6 +65,8 @@ import { AlertConsumer } from './jobs/alert-consumer.js';
 import { VectorIndexCache } from './modules/explore/vector-index-cache.js';
 import { AnnotationsRepo } from './modules/annotations/annotations.repo.js';
 import { AnnotationsService } from './modules/annotations/annotations.service.js';
+import { SelectionRepo } from './modules/selection/selection.repo.js';
+import { SelectionService } from './modules/selection/selection.service.js';
 import { CustomMetadataRepo } from './modules/custom-metadata/custom-metadata.repo.js';
 import { CustomMetadataService } from './modules/custom-metadata/custom-metadata.service.js';
 import { loadWordVectorEmbedder } from './adapters/models/text-embedder.js';
@@ -95,6 +97,7 @@ export interface Services {
   enrichment: EnrichmentService;
   annotations: AnnotationsService;
   customMetadata: CustomMetadataService;
+  selection: SelectionService;
   downloads: BlobDownloads;
 }
 
@@ -194,6 +197,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const customMetadataRepo = new CustomMetadataRepo(db, database.pool);
   const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, lifecycle, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
   const indexing = new IndexingRepo(db, database.pool);
+  const selectionRepo = new SelectionRepo(db, database.pool);
+  const selection = new SelectionService(db, selectionRepo, datasets, lifecycle, versionsRepo);
   const pipeline = {
     db,
     blobs,
@@ -245,6 +250,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     SNAPSHOT_CLONE: { snapshots: snapshotsRepo, versions: versionsRepo, indexing, views: viewsRepo, enrichment: enrichmentRepo },
     LABEL_PROPAGATION: { db, annotations: annotationsRepo, lifecycle, versions: versionsRepo },
     DEDUP: { db, dedup: dedupRepo, lifecycle, versions: versionsRepo, snapshots: snapshotsRepo },
+    SELECTION: { db, selection: selectionRepo, annotations: annotationsRepo, indexing, lifecycle, versions: versionsRepo, threads: config.indexThreads },
     EXPORT: { db, pool: database.pool, blobs, exports: exportsRepo, blobGc, log, ttlSeconds: config.export.ttlSeconds },
     'sweep-expired-exports': { exports: exportsRepo, log },
     'sweep-staging-tables': { staging: customMetadataRepo, log },
@@ -296,7 +302,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc, exports: exportsRepo, customMetadata: customMetadataRepo },
     services: {
       ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
-      dedup,
+      ...{ dedup, selection },
       downloads: { blobs, proxy: config.blobs.proxy },
     },
     jobDeps,

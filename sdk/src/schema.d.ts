@@ -893,6 +893,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dataset/{dataset_id}/select": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Choose n media (or a fraction) for a labelling budget: diverse (greedy k-center), representative (clusters in proportion to size) or uncertain (a numeric custom field, highest first), optionally among an Explore query's matches; a SELECTION task (202 {task_id}) tags them (default tag 'selected') or clones them into a new dataset named `name` */
+        post: operations["postDatasetSelect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dataset/{dataset_id}/custom_metadata": {
         parameters: {
             query?: never;
@@ -1154,7 +1171,7 @@ export interface components {
             /** @description E-mail of the user who started the task */
             created_by: string;
             /** @enum {string} */
-            task_type: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP";
+            task_type: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP" | "SELECTION";
             /** @enum {string} */
             status: "INITIALIZING" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED";
             status_message: string;
@@ -2950,7 +2967,7 @@ export interface operations {
             query?: {
                 dataset_id?: string;
                 dataset_name?: string;
-                task_type?: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP";
+                task_type?: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP" | "SELECTION";
                 task_status?: "INITIALIZING" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED";
                 /** @description E-mail of the initiator */
                 created_by?: string;
@@ -6843,6 +6860,137 @@ export interface operations {
                     };
                 };
             };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        task_id: string;
+                    };
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to edit this dataset"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Dataset not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "params/dataset_id must match format \"uuid\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDatasetSelect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How many media to choose (1 … the media to choose among); or give fraction */
+                    n?: number;
+                    /** @description The share of the media to choose, in (0, 1] (rounded, at least 1); or give n */
+                    fraction?: number;
+                    /** @description diverse: greedy k-center (farthest-first) on the centred embeddings; representative: picks per cluster in proportion to its size, members nearest the cluster's centroid first; uncertain: by the numeric custom field `field`, highest first */
+                    strategy: string;
+                    /** @description uncertain: a numeric custom field */
+                    field?: string;
+                    /** @description uncertain: desc (default, highest first) or asc */
+                    order?: "desc" | "asc";
+                    /** @description representative: the cluster level, as Explore (0 finest … 4 coarsest; default 0) */
+                    threshold?: number;
+                    /** @description Choose only among the media an Explore query matches: its filter parameters (vql as text or as the array, tags, labels, …), as tag-by-query takes them */
+                    query?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Leave out media carrying any of these tags (e.g. the tag of an earlier selection, to choose among the untagged) */
+                    exclude_tags?: string[];
+                    /** @description tag (default): tag the chosen media; clone: a new dataset holding only them */
+                    action?: "tag" | "clone";
+                    /** @description action tag: the tag (default 'selected') */
+                    tag?: string;
+                    /** @description action clone: the new dataset's name (required) */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
             /** @description Default Response */
             202: {
                 headers: {

@@ -15,6 +15,7 @@ export const DATASET_OPERATIONS = [
   'propagate_labels',
   'enrich_dataset',
   'dedup',
+  'select_media',
 ] as const;
 export type DatasetOperation = (typeof DATASET_OPERATIONS)[number];
 
@@ -57,7 +58,7 @@ export interface OperationRule {
 const ALL_STATUSES: readonly DatasetStatus[] = DATASET_STATUSES;
 
 /** Everything that writes a dataset's media, index or annotations (spec 4.1 rule 1's list). */
-const DATA_CHANGES: readonly TaskType[] = ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'DEDUP'];
+const DATA_CHANGES: readonly TaskType[] = ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'DEDUP', 'SELECTION'];
 
 /**
  * Tasks that fork the head when they start and make their fork the head when they commit: an edit made
@@ -140,6 +141,8 @@ export const LIFECYCLE: Record<DatasetOperation, OperationRule> = {
   },
   // Applies to the head as it is at its commit (snapshot, then a version without the duplicates), as a propagation does.
   dedup: { from: ['READY', 'PARTIAL INDEX'], blockedBy: [...HEAD_REPLACERS, 'DEDUP'], task: 'DEDUP' },
+  // Reads the head, then tags it at commit as it is then (like a propagation) or makes a new READY dataset there.
+  select_media: { from: ['READY', 'PARTIAL INDEX'], blockedBy: [...HEAD_REPLACERS, 'SELECTION'], task: 'SELECTION' },
 };
 
 /** The statuses each operation may start from, and the running tasks that block it: the guard's columns of the table. */

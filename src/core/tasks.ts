@@ -11,6 +11,8 @@ export const TASK_TYPES = [
   'LABEL_PROPAGATION',
   // Issue 29: removes (or tags) duplicates in one commit, after a snapshot; like LABEL_PROPAGATION, an extension.
   'DEDUP',
+  // Issue 29: a subset for a labelling budget, tagged or cloned into a new dataset (docs/curation.md).
+  'SELECTION',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

@@ -260,6 +260,7 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
     ],
   },
   'POST /api/v1/dataset/{dataset_id}/dedup 202': { task_id: TASK },
+  'POST /api/v1/dataset/{dataset_id}/select 202': { task_id: TASK },
   'POST /api/v1/dataset/{dataset_id}/custom_metadata': { task_id: TASK },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/schema': { fields },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/imports/{task_id}': {

@@ -9,6 +9,7 @@ import { enrichmentJob } from './enrichment.job.js';
 import { type ExportJobDeps, runExport } from './export.job.js';
 import { labelPropagationJob } from './label-propagation.job.js';
 import { dedupJob } from './dedup.job.js';
+import { selectionJob } from './selection.job.js';
 import { mediaAdditionJob } from './media-addition.job.js';
 import { TASK_CHUNK_JOB, taskChunkJob } from './task-chunks.js';
 import { reindexJob } from './reindex.job.js';
@@ -79,6 +80,7 @@ const JOBS = {
   SNAPSHOT_CLONE: task(snapshotCloneJob),
   LABEL_PROPAGATION: task(labelPropagationJob),
   DEDUP: task(dedupJob),
+  SELECTION: task(selectionJob),
   [EXPORT_JOB]: payload((deps: ExportJobDeps) => (body, signal) => runExport(deps, (body as { exportId: string }).exportId, signal)),
   [TASK_CHUNK_JOB]: payload(taskChunkJob),
   [HEAD_SUMMARIES_JOB]: payload((deps: HeadSummariesJobDeps) => async (body) => {

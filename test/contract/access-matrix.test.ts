@@ -167,6 +167,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dataset/{dataset_id}/labels': { rule: 'dataset-read', ok: 200 },
   'POST /api/v1/dataset/{dataset_id}/labels/propagate': { rule: 'dataset-write', ok: 200, request: () => ({ body: { threshold: 0, dry_run: true } }) },
   'POST /api/v1/dataset/{dataset_id}/dedup': { rule: 'dataset-write', ok: 200, request: () => ({ body: { scope: 'exact', keep: 'largest_resolution', dry_run: true } }) },
+  // Access passes, then the unknown strategy is refused (422) and no task starts.
+  'POST /api/v1/dataset/{dataset_id}/select': { rule: 'dataset-write', ok: 422, request: () => ({ body: { n: 1, strategy: 'nope' } }) },
 
   // A file without a key column: access passes, then the file is refused (400) and nothing changes.
   'POST /api/v1/dataset/{dataset_id}/custom_metadata': {

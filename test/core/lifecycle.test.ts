@@ -32,6 +32,7 @@ const STARTS: Record<DatasetOperation, { status: DatasetStatus | null; task: Tas
   // The source is held READ ONLY and given back as it was.
   enrich_dataset: { status: 'READ ONLY', task: 'ENRICHMENT', onCopy: true, keepsPrevious: true },
   dedup: { status: null, task: 'DEDUP', onCopy: false, keepsPrevious: false },
+  select_media: { status: null, task: 'SELECTION', onCopy: false, keepsPrevious: false },
 };
 
 const CHANGING: DatasetStatus[] = ['READ ONLY', 'INDEXING'];
@@ -86,6 +87,7 @@ const ENDS: Record<TaskType, { commit: StatusChange[]; stop: StatusChange[]; ret
   CUSTOM_METADATA: { commit: [], stop: [], retry: [], indexing: [] },
   LABEL_PROPAGATION: { commit: [], stop: [], retry: [], indexing: [] },
   DEDUP: { commit: [], stop: [], retry: [], indexing: [] },
+  SELECTION: { commit: [], stop: [], retry: [], indexing: [] },
 };
 
 function configOf(type: TaskType): Record<string, unknown> {

@@ -22,6 +22,7 @@ const STARTS_FROM: Record<DatasetOperation, DatasetStatus[]> = {
   // Spec 4.4: the source must be READY.
   enrich_dataset: ['READY'],
   dedup: ['READY', 'PARTIAL INDEX'],
+  select_media: ['READY', 'PARTIAL INDEX'],
 };
 
 const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
@@ -29,24 +30,26 @@ const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
   process_files: ['DATASET_CREATION'],
   // A media batch or reindex replaces the head with its own fork on commit: an import or propagation
   // committed meanwhile would be lost, so they exclude each other both ways.
-  add_media: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'DEDUP'],
-  reindex: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'DEDUP'],
+  add_media: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'DEDUP', 'SELECTION'],
+  reindex: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'DEDUP', 'SELECTION'],
   // Rule 1: creation, enrichment, media addition, re-indexing, label propagation, custom metadata import, restore.
-  create_snapshot: ['DATASET_CREATION', 'ENRICHMENT', 'MEDIA_ADDITION', 'REINDEX', 'LABEL_PROPAGATION', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE', 'DEDUP'],
+  create_snapshot: ['DATASET_CREATION', 'ENRICHMENT', 'MEDIA_ADDITION', 'REINDEX', 'LABEL_PROPAGATION', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE', 'DEDUP', 'SELECTION'],
   // Rule 3: any major operation, including another restore or clone.
-  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE', 'DEDUP'],
+  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE', 'DEDUP', 'SELECTION'],
   // Rule 4: a clone reads a sealed snapshot and blocks nothing; only the status table applies.
   clone_snapshot: [],
   // Edits are small versions on the head: only tasks that replace the head with a fork made earlier block them
   // (an import and a propagation apply to the head as it is when they commit, so edits go on beside them).
   edit_annotations: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'SNAPSHOT_RESTORE'],
   // One import at a time (field types are checked against the head when it starts), none beside a head replacer.
-  import_custom_metadata: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'DEDUP'],
+  import_custom_metadata: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'DEDUP', 'SELECTION'],
   propagate_labels: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
   // The source of an enrichment must not change under it: whatever changes data blocks it.
-  enrich_dataset: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'DEDUP'],
+  enrich_dataset: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'DEDUP', 'SELECTION'],
   // A dedup applies to the head at its commit, as a propagation does; one at a time.
   dedup: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'SNAPSHOT_RESTORE', 'DEDUP'],
+  // A selection tags the head at its commit (or clones it), like a propagation; one at a time.
+  select_media: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'SNAPSHOT_RESTORE', 'SELECTION'],
 };
 
 describe('checkOperation over every (operation, status, running task) pair', () => {
