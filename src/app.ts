@@ -14,6 +14,7 @@ import { addExamples } from './http/openapi-examples.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { RequestLog } from './http/request-log.js';
+import { sharedSerializers } from './http/shared-serializers.js';
 import { ErrorBody } from './http/schemas.js';
 import { accessRoutes } from './modules/access/access.routes.js';
 import { AccessEntry } from './modules/access/access.schemas.js';
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     clientErrorHandler,
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
   });
 
   // Clients POST actions (abort, retry, restore) with a JSON content type and no body: that is not an error.

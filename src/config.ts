@@ -48,6 +48,8 @@ export interface Config {
   alertSweepSeconds: number;
   /** A tag or label at least this many media of a dataset carry gets facet summaries: Explore filtered by it reads a page of them. */
   facetSummaryFloor: number;
+  /** A change whose version would own more rows than this, and at least half its base's, is written whole (FULL_SET_FLOOR). */
+  fullSetFloor: number;
   export: { maxItems: number; ttlSeconds: number; linkSeconds: number };
   /** Largest custom metadata file an import accepts. */
   customMetadataMaxBytes: number;
@@ -213,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     snapshotPurgeAfterSeconds: integer('SNAPSHOT_PURGE_AFTER_SECONDS', 30 * 86_400, 0, 10 * 31_536_000),
     alertSweepSeconds: integer('ALERT_SWEEP_INTERVAL_SECONDS', 30, 1, 86_400),
     facetSummaryFloor: integer('FACET_SUMMARY_MIN_MEDIA', 10_000, 1, 1_000_000_000),
+    fullSetFloor: integer('VERSION_FULL_SET_FLOOR', 50_000, 1, 1_000_000_000),
     export: {
       maxItems: integer('EXPORT_MAX_ITEMS', 1_000_000, 1, 1_000_000_000),
       ttlSeconds: integer('EXPORT_TTL_SECONDS', 7 * 86_400, 0, 31_536_000),

@@ -187,14 +187,14 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   let enrichmentPool: EnrichmentPool | null = null;
   const builtins = () =>
     (enrichmentPool ??= shared.enrichment ?? createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize: config.embeddingInputSize }));
-  const enrichmentRepo = new EnrichmentRepo(db);
+  const enrichmentRepo = new EnrichmentRepo(db, config.fullSetFloor);
   const enrichment = new EnrichmentService(db, enrichmentRepo, datasets, lifecycle, catalogue);
-  const versionsRepo = new VersionsRepo(db);
-  const annotationsRepo = new AnnotationsRepo(db);
+  const versionsRepo = new VersionsRepo(db, config.fullSetFloor);
+  const annotationsRepo = new AnnotationsRepo(db, config.fullSetFloor);
   const annotations = new AnnotationsService(db, annotationsRepo, datasets, lifecycle, versionsRepo);
   const dedupRepo = new DedupRepo(db);
   const dedup = new DedupService(db, dedupRepo, datasets, lifecycle, versionsRepo);
-  const customMetadataRepo = new CustomMetadataRepo(db, database.pool);
+  const customMetadataRepo = new CustomMetadataRepo(db, database.pool, config.fullSetFloor);
   const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, lifecycle, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
   const indexing = new IndexingRepo(db, database.pool);
   const selectionRepo = new SelectionRepo(db, database.pool);

@@ -5,16 +5,16 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signClientToken } from '../../src/modules/auth/auth.service.js';
-import { call, startTestServer, tempDataDir, waitFor } from '../support/server.js';
+import { call, seededDataDir, startTestServer, tempDataDir, waitFor } from '../support/server.js';
 
 const run = promisify(execFile);
-const dataDir = tempDataDir();
+const dataDir = seededDataDir();
 
 function loupe(args: string[], env: Record<string, string> = {}) {
   return run(process.execPath, ['bin/loupe.js', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env } });
 }
 
-// The CLI uses the server's database: a server started once on dataDir creates it.
+// The CLI uses the server's database: a server started once on dataDir (a copy of the migrated cluster) makes it its own.
 beforeAll(async () => {
   await (await startTestServer({ dataDir })).close();
 }, 120_000);

@@ -9,6 +9,9 @@ import { sweepPassed } from '../support/sweeps.js';
 
 let server: TestServer;
 let owner: TestUser;
+/** The full-set floor the server runs with (VERSION_FULL_SET_FLOOR; 50,000 by default): a seed of SEED media is over it. */
+const FLOOR = 500;
+const SEED = 600;
 
 const db = () => server.loupe.container.database.db;
 const headOf = async (id: string) => (await db().selectFrom('datasets').select('head_version_id').where('id', '=', id).executeTakeFirstOrThrow()).head_version_id!;
@@ -48,7 +51,7 @@ const fieldsOf = async (datasetId: string, mediaId: string) => (await server.api
 const tagList = async (datasetId: string) => (await server.api(owner.token, 'GET', `/api/v1/dataset/${datasetId}/tags`)).body.tags;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { VERSION_GC_GRACE_SECONDS: '0' } });
+  server = await startTestServer({ env: { VERSION_GC_GRACE_SECONDS: '0', VERSION_FULL_SET_FLOOR: String(FLOOR) } });
   owner = await server.createUser();
 }, 60_000);
 afterAll(() => server?.close());
@@ -99,57 +102,57 @@ describe('annotations are copied on write apart from the version rows', () => {
   }, 120_000);
 
   it('a change that would hold as many rows as its base is written whole, and the next edit inherits it', async () => {
-    const datasetId = await seedIndexedDataset(server.loupe, owner.user_id, 'many', 60_000);
+    const datasetId = await seedIndexedDataset(server.loupe, owner.user_id, 'many', SEED);
     const { rows } = await sql<{ media_id: string }>`select vm.media_id from version_media vm join datasets d on d.head_version_id = vm.version_id
       where d.id = ${datasetId}::uuid order by vm.ordinal`.execute(db());
     const all = rows.map((r) => r.media_id);
 
-    expect(await tag(datasetId, ['x'], all)).toEqual({ matched: 60_000, changed: 60_000 });
+    expect(await tag(datasetId, ['x'], all)).toEqual({ matched: SEED, changed: SEED });
     const first = await headOf(datasetId);
-    expect(await layout(first)).toMatchObject({ own: 60_000, base: null });
+    expect(await layout(first)).toMatchObject({ own: SEED, base: null });
 
-    // 60,000 changed rows over a 60,000-row base: a delta would own all of it, so the version is whole.
-    expect(await tag(datasetId, ['y'], all.slice(0, 59_000))).toEqual({ matched: 59_000, changed: 59_000 });
+    // SEED - 10 changed rows (over the floor) over a SEED-row base: a delta would own all of it, so the version is whole.
+    expect(await tag(datasetId, ['y'], all.slice(0, SEED - 10))).toEqual({ matched: SEED - 10, changed: SEED - 10 });
     const second = await headOf(datasetId);
-    expect(await layout(second)).toMatchObject({ own: 60_000, base: null });
+    expect(await layout(second)).toMatchObject({ own: SEED, base: null });
 
     expect(await tag(datasetId, ['z'], all.slice(0, 10))).toEqual({ matched: 10, changed: 10 });
     expect(await layout(await headOf(datasetId))).toMatchObject({ own: 10, base: second });
     expect(await tagList(datasetId)).toEqual([
-      { tag: 'x', count: 60_000 },
-      { tag: 'y', count: 59_000 },
+      { tag: 'x', count: SEED },
+      { tag: 'y', count: SEED - 10 },
       { tag: 'z', count: 10 },
     ]);
-  }, 120_000);
+  }, 60_000);
 
   it('an import of most of a large dataset keeps its fields in a set of their own, which changes after it inherit, a restore brings back and the sweep drops with its version', async () => {
-    const datasetId = await seedIndexedDataset(server.loupe, owner.user_id, 'fields', 60_000);
+    const datasetId = await seedIndexedDataset(server.loupe, owner.user_id, 'fields', SEED);
     const { rows } = await sql<{ media_id: string }>`select vm.media_id from version_media vm join datasets d on d.head_version_id = vm.version_id
       where d.id = ${datasetId}::uuid order by vm.ordinal`.execute(db());
     const all = rows.map((r) => r.media_id);
     const setsBefore = await setTables();
 
-    expect(await importFields(datasetId, ['media_id,score', ...all.map((id, i) => `${id},${i}`)])).toMatchObject({ rows: 60_000, matched: 60_000, unmatched: 0, rejected: 0 });
+    expect(await importFields(datasetId, ['media_id,score', ...all.map((id, i) => `${id},${i}`)])).toMatchObject({ rows: SEED, matched: SEED, unmatched: 0, rejected: 0 });
     const first = await headOf(datasetId);
-    expect(await fieldLayout(first)).toEqual({ own: 0, set: 60_000, base: null });
+    expect(await fieldLayout(first)).toEqual({ own: 0, set: SEED, base: null });
     expect(await setTables()).toBe(setsBefore + 1);
     // The set carries the GIN index of the field rows (0038), and an equal value is found through it.
     const { rows: indexes } = await sql<{ indexdef: string }>`select indexdef from pg_indexes
       where tablename = ${`field_sets_${first.replaceAll('-', '')}`} and indexdef like '%USING gin%'`.execute(db());
     expect(indexes).toHaveLength(1);
-    const equal = encodeURIComponent(JSON.stringify([{ custom: { field: 'score', op: 'eq', value: 41_234 } }]));
+    const equal = encodeURIComponent(JSON.stringify([{ custom: { field: 'score', op: 'eq', value: 412 } }]));
     const one = await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?threshold=0&vql=${equal}`);
     expect(one.status, one.text).toBe(200);
-    expect(one.body.clusters.flatMap((c: { previews: Array<{ media_id: string }> }) => c.previews.map((p) => p.media_id))).toEqual([all[41_234]]);
+    expect(one.body.clusters.flatMap((c: { previews: Array<{ media_id: string }> }) => c.previews.map((p) => p.media_id))).toEqual([all[412]]);
 
     // Naming every media again writes a new set, whole, keeping the fields it does not name; a media named twice
     // (which breaks the set's key at first) takes its last row. Nothing holds the first set then: the sweep takes
     // its version, and drops its table, but not while a read (a long export's, say) holds field_sets: it gives up
     // waiting for it and drops the table at a later round.
     const second = await holdingLock(server, 'lock table field_sets in access share mode', async () => {
-      expect(await importFields(datasetId, ['media_id,kind', `${all[0]},dup`, ...all.map((id) => `${id},k`)])).toMatchObject({ matched: 60_001 });
+      expect(await importFields(datasetId, ['media_id,kind', `${all[0]},dup`, ...all.map((id) => `${id},k`)])).toMatchObject({ matched: SEED + 1 });
       const head = await headOf(datasetId);
-      expect(await fieldLayout(head)).toEqual({ own: 0, set: 60_000, base: null });
+      expect(await fieldLayout(head)).toEqual({ own: 0, set: SEED, base: null });
       await waitFor(async () => ((await versionExists(first)) ? undefined : true), 30_000, 'first set version swept');
       await sweepPassed(server);
       expect(await setTables()).toBe(setsBefore + 2);

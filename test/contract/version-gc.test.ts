@@ -95,7 +95,7 @@ describe('the version sweep (issue 6: garbage)', () => {
     expect((await server.api(owner.token, 'DELETE', `/api/v1/dataset/${clone.id}`)).status).toBe(204);
     await waitFor(async () => (!(await versionExists(head)) ? true : undefined), 10_000, 'shared version swept');
     await waitFor(async () => ((await blobs.stat(sha(kite.bytes))) === null ? true : undefined), 10_000, 'blob reclaimed');
-  });
+  }, 60_000);
 
   it('a batch without reindex stores only its own rows over the sealed head, which stays while it is a base', async () => {
     const { datasetId } = await createDataset(server, owner, 'delta', [[photo('dog.jpg'), photo('horses.jpg'), photo('person.jpg')]]);

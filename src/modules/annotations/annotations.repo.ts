@@ -3,7 +3,7 @@ import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { ExploreFilters } from '../../core/vql.js';
 import { clusterColumn } from '../explore/cluster-column.js';
 import { filtersSql } from '../explore/explore-filters.js';
-import { TAGS_AND_LABELS, rewriteAnnotations } from '../versions/version-annotations.js';
+import { FULL_SET_FLOOR, TAGS_AND_LABELS, rewriteAnnotations } from '../versions/version-annotations.js';
 import { missingMedia, rewriteRows } from '../versions/versions.repo.js';
 
 /** Which media an edit applies to: listed ids, whole clusters (at any level), or what an Explore query matches. */
@@ -25,7 +25,11 @@ const LEVELS = [0, 1, 2, 3, 4] as const;
 
 /** Tags and labels on a version's rows: selections, edits (copy on write), counts, propagation. */
 export class AnnotationsRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** config.fullSetFloor (see FULL_SET_FLOOR). */
+    private readonly fullSetFloor = FULL_SET_FLOOR,
+  ) {}
 
   /** The media of `pick` in the version, each once, as a query of `media_id`. */
   picked(versionId: string, pick: MediaPick): RawBuilder<unknown> {
@@ -74,11 +78,11 @@ export class AnnotationsRepo {
     const source = this.picked(fromId, pick);
     switch (change.kind) {
       case 'add_tags':
-        return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { tags: sql`array(select distinct t from unnest(a.tags || ${change.tags}::text[]) t order by t)` }, sql`not (a.tags @> ${change.tags}::text[])`);
+        return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { tags: sql`array(select distinct t from unnest(a.tags || ${change.tags}::text[]) t order by t)` }, sql`not (a.tags @> ${change.tags}::text[])`, undefined, this.fullSetFloor);
       case 'remove_tags':
-        return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { tags: sql`array(select t from unnest(a.tags) t where t <> all(${change.tags}::text[]) order by t)` }, sql`a.tags && ${change.tags}::text[]`);
+        return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { tags: sql`array(select t from unnest(a.tags) t where t <> all(${change.tags}::text[]) order by t)` }, sql`a.tags && ${change.tags}::text[]`, undefined, this.fullSetFloor);
       case 'set_label':
-        return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { label: sql`${change.label}::text` }, sql`a.label is distinct from ${change.label}::text`);
+        return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { label: sql`${change.label}::text` }, sql`a.label is distinct from ${change.label}::text`, undefined, this.fullSetFloor);
       case 'set_object_label': {
         const ids = sql`${change.objectIds}::text[]`;
         const detected = sql`coalesce(o ->> 'detected_label', o ->> 'label')`;
@@ -164,6 +168,6 @@ export class AnnotationsRepo {
     const cluster = clusterColumn(level);
     const source = sql`select vm.media_id, w.label from version_media vm join propagation_winners w on w.cluster_id = ${cluster} and w.decided
       where vm.version_id = ${fromId}::uuid and vm.label is null`;
-    return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { label: sql`p.label` }, sql`a.label is null`);
+    return rewriteAnnotations(trx, TAGS_AND_LABELS, fromId, toId, source, { label: sql`p.label` }, sql`a.label is null`, undefined, this.fullSetFloor);
   }
 }

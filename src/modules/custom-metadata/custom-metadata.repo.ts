@@ -6,7 +6,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { type Db, inParallel, setWorkMem } from '../../adapters/db/database.js';
 import type { KeyColumn } from '../../core/custom-fields.js';
 import { ACTIVE_STATUSES } from '../../core/tasks.js';
-import { CUSTOM_FIELDS, rewriteAnnotations } from '../versions/version-annotations.js';
+import { CUSTOM_FIELDS, FULL_SET_FLOOR, rewriteAnnotations } from '../versions/version-annotations.js';
 
 /** Rows gathered before they go to the database as one write. */
 const WRITE_BYTES = 256 * 1024;
@@ -18,6 +18,8 @@ export class CustomMetadataRepo {
   constructor(
     private readonly db: Db,
     private readonly pool: pg.Pool,
+    /** config.fullSetFloor (see FULL_SET_FLOOR). */
+    private readonly fullSetFloor = FULL_SET_FLOOR,
   ) {}
 
   /** A new, empty staging table for the task (a rerun starts over). */
@@ -142,12 +144,12 @@ export class CustomMetadataRepo {
     await sql`savepoint apply_fields`.execute(trx);
     let changed: number;
     try {
-      changed = await rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, sql`select media_id, fields from ${matches} where media_id is not null`, merge, undefined, pairs);
+      changed = await rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, sql`select media_id, fields from ${matches} where media_id is not null`, merge, undefined, pairs, this.fullSetFloor);
     } catch (err) {
       if ((err as { code?: string }).code !== '23505') throw err;
       await sql`rollback to savepoint apply_fields`.execute(trx);
       const last = sql`select distinct on (media_id) media_id, fields from ${matches} where media_id is not null order by media_id, line desc`;
-      changed = await rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, last, merge, undefined, pairs);
+      changed = await rewriteAnnotations(trx, CUSTOM_FIELDS, fromId, toId, last, merge, undefined, pairs, this.fullSetFloor);
     }
     await sql`drop table ${matches}`.execute(trx);
     return changed;

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { StoredObject } from '../../adapters/db/schema.js';
-import { carryAnnotations } from '../versions/version-annotations.js';
+import { FULL_SET_FLOOR, carryAnnotations } from '../versions/version-annotations.js';
 import { ROW_COLUMNS } from '../versions/versions.repo.js';
 
 /** What an enrichment reads: an image or video frame of the source version, by its preview where it has one. */
@@ -35,7 +35,11 @@ const ENRICHED: Partial<Record<(typeof ROW_COLUMNS)[number], RawBuilder<unknown>
 
 /** Enrichment context, staged per-media results of a running task, and the enriched version they become. */
 export class EnrichmentRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** config.fullSetFloor (see FULL_SET_FLOOR). */
+    private readonly fullSetFloor = FULL_SET_FLOOR,
+  ) {}
 
   async context(datasetId: string): Promise<EnrichmentContextRow | undefined> {
     return this.db
@@ -179,7 +183,7 @@ export class EnrichmentRepo {
       where v.version_id = ${id}::uuid and v.media_id = f.parent_media_id and v.caption is null`.execute(trx);
     await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, params)
       select ${id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, params from version_indexes where version_id = ${sourceVersionId}::uuid`.execute(trx);
-    await carryAnnotations(trx, sourceVersionId, id);
+    await carryAnnotations(trx, sourceVersionId, id, undefined, this.fullSetFloor);
     return id;
   }
 

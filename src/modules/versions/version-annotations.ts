@@ -46,7 +46,8 @@ export type AnnotationChanges = Record<string, RawBuilder<unknown>>;
 
 /**
  * A delta that would own more than this many rows, and at least half its base's, is written whole instead: the
- * same rule for a layer here and for version rows (VersionsRepo.fork).
+ * same rule for a layer here and for version rows (VersionsRepo.fork). The default of config.fullSetFloor
+ * (VERSION_FULL_SET_FLOOR), which each repository passes down; tests lower it to take the same path on small seeds.
  */
 export const FULL_SET_FLOOR = 50_000;
 
@@ -93,13 +94,13 @@ async function ownRows(db: Db, layer: AnnotationLayer, versionId: string, cap: n
  * base's, so no delta ever owns as much as its base and the forks after it copy nothing; `alone` when `fromId`
  * has none of the layer, so the written rows are all of it.
  */
-async function layout(trx: Db, layer: AnnotationLayer, fromId: string, written: number) {
+async function layout(trx: Db, layer: AnnotationLayer, fromId: string, written: number, floor: number) {
   const base = await baseOf(trx, layer, fromId);
   // Counts stop where the answer is known: a full version's rows are many, a delta's are fewer than half its base's.
   const fromOwn = await ownRows(trx, layer, fromId, base ? Number.MAX_SAFE_INTEGER : 2 * written + 1);
   const alone = !base && fromOwn === 0;
   const own = written + (base ? fromOwn : 0);
-  const whole = !alone && own > FULL_SET_FLOOR && own * 2 >= (base ? await ownRows(trx, layer, base, 2 * own + 1) : fromOwn);
+  const whole = !alone && own > floor && own * 2 >= (base ? await ownRows(trx, layer, base, 2 * own + 1) : fromOwn);
   return { base, fromOwn, alone, whole };
 }
 
@@ -108,8 +109,8 @@ async function layout(trx: Db, layer: AnnotationLayer, fromId: string, written: 
  * when it only carries), as layout() says: it inherits the rows it does not hold from a sealed base, copying
  * fromId's own rows when fromId is a delta; or it gets every row of fromId it does not hold.
  */
-async function carry(trx: Db, layer: AnnotationLayer, fromId: string, toId: string, written: number): Promise<void> {
-  const { base, fromOwn, alone, whole } = await layout(trx, layer, fromId, written);
+async function carry(trx: Db, layer: AnnotationLayer, fromId: string, toId: string, written: number, floor: number): Promise<void> {
+  const { base, fromOwn, alone, whole } = await layout(trx, layer, fromId, written, floor);
   if (alone) return;
   if (whole && written === 0 && layer.sets) {
     await writeSet(trx, layer, toId, null, fromId);
@@ -170,8 +171,8 @@ async function writeSet(trx: Db, layer: AnnotationLayer, toId: string, change: R
  * `fromId` has, at the cost of its own rows when it is a delta and of nothing when it is not (it becomes
  * the base). `except` names a layer the caller writes itself (rewriteAnnotations).
  */
-export async function carryAnnotations(trx: Db, fromId: string, toId: string, except?: AnnotationLayer): Promise<void> {
-  for (const layer of LAYERS) if (layer !== except) await carry(trx, layer, fromId, toId, 0);
+export async function carryAnnotations(trx: Db, fromId: string, toId: string, except?: AnnotationLayer, floor = FULL_SET_FLOOR): Promise<void> {
+  for (const layer of LAYERS) if (layer !== except) await carry(trx, layer, fromId, toId, 0, floor);
 }
 
 /**
@@ -180,8 +181,8 @@ export async function carryAnnotations(trx: Db, fromId: string, toId: string, ex
  * (over `a` and `p`) keeps get a row with `changes` applied, and `toId` gets the rest of `fromId`'s
  * annotations, of this layer and the others. Plain inserts, never an update; cost: the rows changed plus
  * `fromId`'s own rows where it is a delta, whatever the dataset's size (all of them where it is written
- * whole). `pickedRows`, how many rows `picked` selects (or more), spares counting them where the caller knows.
- * Returns how many media changed.
+ * whole). `pickedRows`, how many rows `picked` selects (or more), spares counting them where the caller knows;
+ * `floor`, FULL_SET_FLOOR as configured. Returns how many media changed.
  */
 export async function rewriteAnnotations(
   trx: Db,
@@ -192,6 +193,7 @@ export async function rewriteAnnotations(
   changes: AnnotationChanges,
   where: RawBuilder<boolean> = sql<boolean>`true`,
   pickedRows?: number,
+  floor = FULL_SET_FLOOR,
 ): Promise<number> {
   await assumeCachedPages(trx);
   const base = await baseOf(trx, layer, fromId);
@@ -213,16 +215,16 @@ export async function rewriteAnnotations(
     cross join lateral (select ${sql.join(current)}) a
     where ${where}
     order by p.media_id`;
-  const set = layer.sets ? await setLayout(trx, layer, fromId, pickedRows ?? (await countOf(trx, picked))) : null;
+  const set = layer.sets ? await setLayout(trx, layer, fromId, pickedRows ?? (await countOf(trx, picked)), floor) : null;
   if (set) {
     const changed = await writeSet(trx, layer, toId, change, set.alone ? null : fromId);
-    await carryAnnotations(trx, fromId, toId, layer);
+    await carryAnnotations(trx, fromId, toId, layer, floor);
     return changed;
   }
   const result = await sql`insert into ${sql.table(layer.rows)} (version_id, ${columnList(layer)}) ${change}`.execute(trx);
   const changed = Number(result.numAffectedRows ?? 0n);
-  await carry(trx, layer, fromId, toId, changed);
-  await carryAnnotations(trx, fromId, toId, layer);
+  await carry(trx, layer, fromId, toId, changed, floor);
+  await carryAnnotations(trx, fromId, toId, layer, floor);
   return changed;
 }
 
@@ -235,7 +237,7 @@ async function countOf(trx: Db, query: RawBuilder<unknown>): Promise<number> {
  * The layout of a change's layer when it is to be a set (AnnotationLayer.sets), else null: decided before any row
  * is written, counting every picked media as changed (an import changes every media it names).
  */
-async function setLayout(trx: Db, layer: AnnotationLayer, fromId: string, written: number) {
-  const shape = await layout(trx, layer, fromId, written);
-  return (shape.alone ? written > FULL_SET_FLOOR : shape.whole) ? shape : null;
+async function setLayout(trx: Db, layer: AnnotationLayer, fromId: string, written: number, floor: number) {
+  const shape = await layout(trx, layer, fromId, written, floor);
+  return (shape.alone ? written > floor : shape.whole) ? shape : null;
 }

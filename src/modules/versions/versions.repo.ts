@@ -123,7 +123,11 @@ export interface VersionCounts {
 
 /** Copy-on-write membership: a change writes a new version beside the head and swaps the head on commit. */
 export class VersionsRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** config.fullSetFloor (see FULL_SET_FLOOR). */
+    private readonly fullSetFloor = FULL_SET_FLOOR,
+  ) {}
 
   /**
    * The unsealed version a task writes its change into: forked from the head on the task's first run,
@@ -181,20 +185,20 @@ export class VersionsRepo {
       // The head's ANN index serves the fork until a change rewrites it (an index, a batch attached to it).
       await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, params)
         select ${id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, params from version_indexes where version_id = ${headId}::uuid`.execute(trx);
-      if (annotations === 'carried') await carryAnnotations(trx, headId, id);
+      if (annotations === 'carried') await carryAnnotations(trx, headId, id, undefined, this.fullSetFloor);
     }
     return id;
   }
 
   /**
-   * Whether a delta head owns so many rows (over FULL_SET_FLOOR and at least half its base's) that a delta fork,
+   * Whether a delta head owns so many rows (over the full-set floor and at least half its base's) that a delta fork,
    * which copies them, costs about a full copy: then a full fork is made instead, once, and the forks after
    * it (over it, sealed, as their base) copy nothing. Counts stop early for small deltas.
    */
   private async ownsMost(trx: Db, headId: string, baseId: string): Promise<boolean> {
     const { rows } = await sql<{ own: number }>`select count(*)::int as own from (select 1 from version_rows
-      where version_id = ${headId}::uuid limit ${FULL_SET_FLOOR + 1}) s`.execute(trx);
-    if (rows[0]!.own <= FULL_SET_FLOOR) return false;
+      where version_id = ${headId}::uuid limit ${this.fullSetFloor + 1}) s`.execute(trx);
+    if (rows[0]!.own <= this.fullSetFloor) return false;
     const { rows: all } = await sql<{ own: number; base: number }>`select
       (select count(*)::int from version_rows where version_id = ${headId}::uuid) as own,
       (select count(*)::int from version_rows where version_id = ${baseId}::uuid) as base`.execute(trx);
