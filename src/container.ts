@@ -51,6 +51,8 @@ import { S3MediaProbe } from './modules/add-media/remote-media.js';
 import { ExploreService } from './modules/explore/explore.service.js';
 import { IssuesRepo } from './modules/explore/issues.repo.js';
 import { IssuesService } from './modules/explore/issues.service.js';
+import { LeakageRepo } from './modules/leakage/leakage.repo.js';
+import { LeakageService } from './modules/leakage/leakage.service.js';
 import { ViewsRepo } from './modules/views/views.repo.js';
 import { ViewsService } from './modules/views/views.service.js';
 import { NotificationsRepo } from './modules/notifications/notifications.repo.js';
@@ -91,6 +93,7 @@ export interface Services {
   enrichment: EnrichmentService;
   annotations: AnnotationsService;
   customMetadata: CustomMetadataService;
+  leakage: LeakageService;
   downloads: BlobDownloads;
 }
 
@@ -229,6 +232,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     staleSeconds: config.chunks.staleSeconds,
   };
   const versionGc = new VersionGcRepo(db);
+  const leakageRepo = new LeakageRepo(db, database.pool);
+  const leakage = new LeakageService(db, leakageRepo, datasets, lifecycle);
   const jobDeps: JobDeps = {
     DATASET_CREATION: pipeline,
     MEDIA_ADDITION: { ...pipeline, addMedia: addMediaRepo },
@@ -238,6 +243,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     SNAPSHOT_RESTORE: { snapshots: snapshotsRepo, versions: versionsRepo },
     SNAPSHOT_CLONE: { snapshots: snapshotsRepo, versions: versionsRepo, indexing, views: viewsRepo, enrichment: enrichmentRepo },
     LABEL_PROPAGATION: { db, annotations: annotationsRepo, lifecycle, versions: versionsRepo },
+    LEAKAGE: { db, leakage: leakageRepo, lifecycle, versions: versionsRepo, threads: config.indexThreads },
     EXPORT: { db, pool: database.pool, blobs, exports: exportsRepo, blobGc, log, ttlSeconds: config.export.ttlSeconds },
     'sweep-expired-exports': { exports: exportsRepo, log },
     'sweep-staging-tables': { staging: customMetadataRepo, log },
@@ -289,6 +295,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc, exports: exportsRepo, customMetadata: customMetadataRepo },
     services: {
       ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
+      leakage,
       downloads: { blobs, proxy: config.blobs.proxy },
     },
     jobDeps,

@@ -124,6 +124,11 @@ export const errors = {
   badMetadataFile: (problem: string) => new AppError(400, `Metadata file refused, nothing changed: ${problem}`),
   importNotFound: () => new AppError(404, 'Custom metadata import not found'),
 
+  leakageRunNotFound: () => new AppError(404, 'Leakage run not found'),
+  leakageNotFinished: (taskId: string, status: string) => new AppError(409, `Leakage task ${taskId} is ${status}; its result can be read once it is COMPLETED`),
+  embeddingModelsDiffer: (datasetId: string, otherId: string, model: string, otherModel: string) =>
+    new AppError(409, `Datasets ${datasetId} and ${otherId} were embedded by different models (${model} and ${otherModel}); their vectors cannot be compared`),
+
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),
 } as const;

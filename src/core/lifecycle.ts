@@ -14,6 +14,7 @@ export const DATASET_OPERATIONS = [
   'import_custom_metadata',
   'propagate_labels',
   'enrich_dataset',
+  'find_leakage',
 ] as const;
 export type DatasetOperation = (typeof DATASET_OPERATIONS)[number];
 
@@ -137,6 +138,8 @@ export const LIFECYCLE: Record<DatasetOperation, OperationRule> = {
     stop: { from: ['INDEXING'], to: 'ERROR' },
     source: { commit: { from: ['READ ONLY'], to: 'previous' }, stop: { from: ['READ ONLY'], to: 'previous' } },
   },
+  // Reads the head's index; its optional tags apply to the head as it is at the commit, as a propagation's labels do.
+  find_leakage: { from: ['READY', 'PARTIAL INDEX'], blockedBy: HEAD_REPLACERS, task: 'LEAKAGE' },
 };
 
 /** The statuses each operation may start from, and the running tasks that block it: the guard's columns of the table. */

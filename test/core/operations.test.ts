@@ -21,6 +21,8 @@ const STARTS_FROM: Record<DatasetOperation, DatasetStatus[]> = {
   propagate_labels: ['READY', 'PARTIAL INDEX'],
   // Spec 4.4: the source must be READY.
   enrich_dataset: ['READY'],
+  // Issue 29: a leakage run reads the head's index.
+  find_leakage: ['READY', 'PARTIAL INDEX'],
 };
 
 const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
@@ -44,6 +46,8 @@ const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
   propagate_labels: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
   // The source of an enrichment must not change under it: whatever changes data blocks it.
   enrich_dataset: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
+  // Its tags apply to the head at its commit, like an edit's: only head replacers block it.
+  find_leakage: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'SNAPSHOT_RESTORE'],
 };
 
 describe('checkOperation over every (operation, status, running task) pair', () => {
