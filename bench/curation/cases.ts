@@ -1,4 +1,7 @@
 import type { CurationCase } from './case.js';
+import { leakageCase } from './leakage.js';
 
 /** Every analysis `BENCH_ONLY=curation` times, in this order; each file adds its own line. */
-export const CURATION_CASES: CurationCase[] = [];
+export const CURATION_CASES: CurationCase[] = [
+  leakageCase,
+];

@@ -8212,7 +8212,7 @@ export interface operations {
                     split_field?: string;
                     /** @description With split_field: the two values to compare (side A, side B); default every pair of its values, most media first */
                     split_values?: string[];
-                    /** @description Cosine similarity on the index's centred vectors at which two media are near-duplicates (default 0.8; docs/curation.md) */
+                    /** @description Cosine similarity on the index's centred vectors at which two media are near-duplicates (default 0.7; docs/curation.md) */
                     threshold?: number;
                     /** @description Tag the leaked media (e.g. 'leak') on each side whose dataset you may change; needs change access to this dataset */
                     tag?: string;
@@ -8338,7 +8338,7 @@ export interface operations {
                      *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
                      *       "other_dataset_id": null,
                      *       "split_field": "split",
-                     *       "threshold": 0.8,
+                     *       "threshold": 0.7,
                      *       "tag": "leak",
                      *       "comparisons": [
                      *         {

@@ -245,7 +245,7 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
     dataset_id: DATASET,
     other_dataset_id: null,
     split_field: 'split',
-    threshold: 0.8,
+    threshold: 0.7,
     tag: 'leak',
     comparisons: [
       {

@@ -35,7 +35,8 @@ const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
   // Rule 1: creation, enrichment, media addition, re-indexing, label propagation, custom metadata import, restore.
   create_snapshot: ['DATASET_CREATION', 'ENRICHMENT', 'MEDIA_ADDITION', 'REINDEX', 'LABEL_PROPAGATION', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
   // Rule 3: any major operation, including another restore or clone.
-  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE'],
+  // A leakage run (issue 29) is a task on the dataset like the others, so it blocks a restore too.
+  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE', 'LEAKAGE'],
   // Rule 4: a clone reads a sealed snapshot and blocks nothing; only the status table applies.
   clone_snapshot: [],
   // Edits are small versions on the head: only tasks that replace the head with a fork made earlier block them

@@ -4,7 +4,7 @@
  */
 
 /** The default cosine threshold on centred vectors (docs/curation.md, Leakage, for the measurement behind it). */
-export const DEFAULT_LEAKAGE_THRESHOLD = 0.8;
+export const DEFAULT_LEAKAGE_THRESHOLD = 0.7;
 export const MIN_LEAKAGE_THRESHOLD = 0.5;
 /** A split field with more values than this is no split field (and its pairs of values would be too many to compare). */
 export const MAX_SPLIT_VALUES = 16;
