@@ -147,9 +147,9 @@ export class LeakageRepo {
     return new Map(rows.map((r) => [r.comparison, { pairs: r.pairs, a: r.a, b: r.b }]));
   }
 
-  /** The media of the pairs' `sides` that are media of the version, each once. */
+  /** The media of the pairs' `sides` that are media of the version, each once (a media is in as many pairs as it has copies). */
   private leakedIn(taskId: string, versionId: string, sides: Array<{ comparison: number; side: 'a' | 'b' }>) {
-    const parts = sides.map(({ comparison, side }) => sql`select ${sql.ref(side === 'a' ? 'media_a' : 'media_b')} as media_id from leakage_pairs where task_id = ${taskId}::uuid and comparison = ${comparison}`);
+    const parts = sides.map(({ comparison, side }) => sql`select distinct ${sql.ref(side === 'a' ? 'media_a' : 'media_b')} as media_id from leakage_pairs where task_id = ${taskId}::uuid and comparison = ${comparison}`);
     return sql`select p.media_id from (${sql.join(parts, sql` union `)}) p
       where exists (select 1 from version_members vm where vm.version_id = ${versionId}::uuid and vm.media_id = p.media_id)`;
   }
