@@ -125,6 +125,7 @@ export const errors = {
   importNotFound: () => new AppError(404, 'Custom metadata import not found'),
 
   leakageRunNotFound: () => new AppError(404, 'Leakage run not found'),
+  notLeakageTask: (taskId: string, taskType: string) => new AppError(422, `Task ${taskId} is a ${taskType} task, not a leakage run`),
   leakageNotFinished: (taskId: string, status: string) => new AppError(409, `Leakage task ${taskId} is ${status}; its result can be read once it is COMPLETED`),
   embeddingModelsDiffer: (datasetId: string, otherId: string, model: string, otherModel: string) =>
     new AppError(409, `Datasets ${datasetId} and ${otherId} were embedded by different models (${model} and ${otherModel}); their vectors cannot be compared`),

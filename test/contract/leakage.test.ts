@@ -212,7 +212,11 @@ describe('refusals', () => {
       await db.updateTable('version_indexes').set({ model }).where('version_id', '=', head).execute();
     }
     const creation = (await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${splits}&task_type=DATASET_CREATION`)).body.tasks[0].task_id;
-    expect(await server.api(owner.token, 'GET', `/api/v1/dataset/${splits}/leakage/${creation}`)).toMatchObject({ status: 404, body: { detail: 'Leakage run not found' } });
+    expect(await server.api(owner.token, 'GET', `/api/v1/dataset/${splits}/leakage/${creation}`)).toMatchObject({
+      status: 422,
+      body: { detail: `Task ${creation} is a DATASET_CREATION task, not a leakage run` },
+    });
+    expect(await server.api(owner.token, 'GET', `/api/v1/dataset/${other}/leakage/${creation}/pairs`)).toMatchObject({ status: 404, body: { detail: 'Leakage run not found' } });
     expect(await server.api(viewer.token, 'GET', `/api/v1/dataset/${other}/leakage/${creation}`)).toMatchObject({ status: 404, body: { detail: 'Dataset not found' } });
   });
 });

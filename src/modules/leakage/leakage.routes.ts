@@ -41,7 +41,7 @@ export function leakageRoutes(app: FastifyInstance, deps: { leakage: LeakageServ
         tags: ['curation'],
         summary: "A leakage run's result: per compared pair of sides, each side's media, leaked media and their share; 409 until its task is COMPLETED",
         params: LeakageParams,
-        response: { 200: LeakageRun, ...errorResponses(401, 404, 409) },
+        response: { 200: LeakageRun, ...errorResponses(401, 404, 409, 422) },
       },
     },
     async (request) => presentRun(await leakage.result(principalOf(request), request.params.dataset_id, request.params.task_id)),

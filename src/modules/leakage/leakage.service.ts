@@ -78,13 +78,14 @@ export class LeakageService {
     });
   }
 
-  /** A completed run's summary; 404 for another task or dataset, 409 while the task has not completed. */
+  /** A completed run's summary; 404 for no task of the dataset, 422 for one of another type, 409 while the task has not completed. */
   async result(principal: Principal, datasetId: string, taskId: string): Promise<StoredRun> {
     await this.datasets.authorize(principal, datasetId, 'read');
     const run = await this.repo.run(datasetId, taskId);
     if (!run) {
       const task = await this.repo.task(datasetId, taskId);
-      if (!task || task.task_type !== 'LEAKAGE') throw errors.leakageRunNotFound();
+      if (!task) throw errors.leakageRunNotFound();
+      if (task.task_type !== 'LEAKAGE') throw errors.notLeakageTask(taskId, task.task_type);
       throw errors.leakageNotFinished(taskId, task.status);
     }
     // The pairs show the other dataset's media: only to those who may still see it.
