@@ -109,7 +109,7 @@ async function storePairs(repo: LeakageRepo, taskId: string, loaded: LoadedSides
   const comparisonOf = new Int16Array(sides * sides).fill(-1);
   pairs.forEach(([x, y], c) => (comparisonOf[x * sides + y] = comparisonOf[y * sides + x] = c));
   const { k, neighbours, similarities } = lists;
-  const lists_ = (i: number, j: number) => {
+  const listsHas = (i: number, j: number) => {
     for (let s = 0; s < k; s++) if (neighbours[i * k + s] === j) return true;
     return false;
   };
@@ -121,7 +121,7 @@ async function storePairs(repo: LeakageRepo, taskId: string, loaded: LoadedSides
       const c = comparisonOf[loaded.codes[i]! * sides + loaded.codes[j]!]!;
       if (c < 0) continue;
       const iIsA = loaded.codes[i] === pairs[c]![0];
-      if (!iIsA && lists_(j, i)) continue;
+      if (!iIsA && listsHas(j, i)) continue;
       batch.comparisons.push(c);
       batch.mediaA.push(mediaIdOf(loaded.ids, iIsA ? i : j));
       batch.mediaB.push(mediaIdOf(loaded.ids, iIsA ? j : i));

@@ -15,9 +15,15 @@ const PROGRESS_MS = 1000;
  * (EXACT_CROSS_LIMIT), else trees shared out to `threads` workers, each filling its own lists, merged at the end.
  * `ctx.q8` and `ctx.codes` must live in shared memory. Aborting terminates the workers.
  */
-export async function findAcross(ctx: CrossContext, threads: number, signal: AbortSignal, onProgress: CrossProgress = () => {}): Promise<{ lists: NeighbourGraph; exact: boolean }> {
+export async function findAcross(
+  ctx: CrossContext,
+  threads: number,
+  signal: AbortSignal,
+  onProgress: CrossProgress = () => {},
+  exactLimit = EXACT_CROSS_LIMIT,
+): Promise<{ lists: NeighbourGraph; exact: boolean }> {
   signal.throwIfAborted();
-  const exact = exactComparisons(ctx.codes, ctx.sides, ctx.compared) <= EXACT_CROSS_LIMIT;
+  const exact = exactComparisons(ctx.codes, ctx.sides, ctx.compared) <= exactLimit;
   const crewSize = exact ? 1 : Math.max(1, Math.min(threads, ctx.params.trees));
   const lists = Array.from({ length: crewSize }, () => emptyLists(ctx.n, ctx.params.width, true));
   const crew = Array.from({ length: crewSize }, () => new Worker(new URL('./cross-worker.mjs', import.meta.url), { execArgv: [] }));
