@@ -36,12 +36,12 @@ function sides(n: number, copies: number, third: boolean): { ctx: CrossContext; 
 
 describe('findAcross', () => {
   it('finds every near copy across the sides with trees on two workers, and nothing for unrelated items', async () => {
-    const { ctx, source } = sides(6000, 300, false);
+    const { ctx, source } = sides(3000, 150, false);
     const { lists, exact } = await findAcross(ctx, 2, new AbortController().signal, () => {}, 0);
     expect(exact).toBe(false);
     const { k, neighbours, similarities } = lists;
     for (let e = 0; e < source.length; e++) {
-      const item = 6000 + e;
+      const item = 3000 + e;
       const found = Array.from(neighbours.subarray(item * k, item * k + k)).filter((j) => j >= 0);
       if (source[e]! < 0) expect(found, `unrelated ${e}`).toEqual([]);
       else {
@@ -56,16 +56,16 @@ describe('findAcross', () => {
   });
 
   it('compares every pair of sides, exactly below the limit, and the same as the trees', async () => {
-    const { ctx, source } = sides(3000, 200, true);
+    const { ctx, source } = sides(1500, 100, true);
     const exact = await findAcross(ctx, 2, new AbortController().signal);
     const trees = await findAcross(ctx, 2, new AbortController().signal, () => {}, 0);
     expect([exact.exact, trees.exact]).toEqual([true, false]);
     const k = exact.lists.k;
     for (let e = 0; e < source.length; e++) {
       if (source[e]! < 0) continue;
-      const item = 3000 + e;
+      const item = 1500 + e;
       // A copy on side 2 finds its source on side 0 and its twin on side 1 (copied from the same source).
-      const twin = ctx.codes[item] === 2 ? item - 400 : item + 400;
+      const twin = ctx.codes[item] === 2 ? item - 200 : item + 200;
       for (const lists of [exact.lists, trees.lists]) {
         const found = Array.from(lists.neighbours.subarray(item * k, item * k + k));
         expect(found).toContain(source[e]);
@@ -75,7 +75,7 @@ describe('findAcross', () => {
   });
 
   it('stops its workers when aborted', async () => {
-    const { ctx } = sides(3000, 100, false);
+    const { ctx } = sides(1500, 100, false);
     const controller = new AbortController();
     const search = findAcross(ctx, 2, controller.signal, () => {}, 0);
     controller.abort(new Error('shutting down'));

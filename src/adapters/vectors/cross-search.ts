@@ -1,18 +1,22 @@
 import { Worker } from 'node:worker_threads';
 import type { NeighbourGraph } from '../../core/clustering.js';
 import { emptyLists } from '../../core/knn-lists.js';
-import { type CrossContext, EXACT_CROSS_LIMIT, exactComparisons } from './cross-forest.js';
+import { type CrossContext, EXACT_CROSS_LIMIT, exactComparisons, searchAll } from './cross-forest.js';
 import type { CrossWorkerReply, CrossWorkerRequest } from './cross-worker-serve.js';
 
 export type CrossProgress = (fraction: number, message: string) => void;
+
+/** Up to this many comparisons the exact search runs on the caller's thread: at most ~0.1 s, less than starting a worker. */
+const IN_PLACE_LIMIT = 1_000_000;
 
 /** How often the trees' shared counter is read for progress. */
 const PROGRESS_MS = 1000;
 
 /**
- * Each item's best matches across (CrossContext) on worker threads, so the native searches never hold the event
- * loop: exactly on one worker (its search on `threads` native threads) when the sides are small enough
- * (EXACT_CROSS_LIMIT), else trees shared out to `threads` workers, each filling its own lists, merged at the end.
+ * Each item's best matches across (CrossContext) on worker threads, so the native searches never hold the event loop
+ * (tiny sides excepted: IN_PLACE_LIMIT): exactly on one worker (its search on `threads` native threads) when the sides
+ * are small enough (EXACT_CROSS_LIMIT), else trees shared out to `threads` workers, each filling its own lists, merged
+ * at the end.
  * `ctx.q8` and `ctx.codes` must live in shared memory. Aborting terminates the workers.
  */
 export async function findAcross(
@@ -23,7 +27,13 @@ export async function findAcross(
   exactLimit = EXACT_CROSS_LIMIT,
 ): Promise<{ lists: NeighbourGraph; exact: boolean }> {
   signal.throwIfAborted();
-  const exact = exactComparisons(ctx.codes, ctx.sides, ctx.compared) <= exactLimit;
+  const comparisons = exactComparisons(ctx.codes, ctx.sides, ctx.compared);
+  if (comparisons <= Math.min(IN_PLACE_LIMIT, exactLimit)) {
+    const lists = emptyLists(ctx.n, ctx.params.width);
+    searchAll(ctx, lists, 1);
+    return { lists, exact: true };
+  }
+  const exact = comparisons <= exactLimit;
   const crewSize = exact ? 1 : Math.max(1, Math.min(threads, ctx.params.trees));
   const lists = Array.from({ length: crewSize }, () => emptyLists(ctx.n, ctx.params.width, true));
   const crew = Array.from({ length: crewSize }, () => new Worker(new URL('./cross-worker.mjs', import.meta.url), { execArgv: [] }));
