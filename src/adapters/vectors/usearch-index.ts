@@ -58,14 +58,6 @@ export interface VectorMatches {
   distances: Float32Array;
 }
 
-/** Many queries' matches, flat: row q's are keys[q·k, q·k + counts[q]), with their cosine distances. */
-export interface RowMatches {
-  keys: BigUint64Array;
-  distances: Float32Array;
-  counts: BigUint64Array;
-  k: number;
-}
-
 /**
  * An approximate nearest-neighbour index over unit vectors keyed by their position (ordinal).
  * Built once per dataset version by the indexing job, saved as a blob, reopened for similarity search.
@@ -160,20 +152,6 @@ export class VectorIndex {
       const keys = found.keys.subarray(q * limit, q * limit + count);
       return { ordinals: Int32Array.from(keys, Number), distances: found.distances.slice(q * limit, q * limit + count) };
     });
-  }
-
-  /**
-   * Many queries (rows of `queries`) in one native call on `threads` threads, answered flat: row q's matches are
-   * keys[q·k, q·k + counts[q]) with their cosine distances. A mapped or loaded index reserves a search context per
-   * hardware thread, so up to that many may search at once.
-   */
-  searchRows(queries: Float32Array, k: number, threads: number): RowMatches {
-    const limit = Math.min(k, this.size);
-    const rows = queries.length / this.dimensions;
-    if (limit === 0 || rows === 0) return { keys: new BigUint64Array(0), distances: new Float32Array(0), counts: new BigUint64Array(rows), k: limit };
-    const found = this.index.search(queries, limit, rows === 1 ? 1 : threads) as unknown as { keys: BigUint64Array; distances: Float32Array; counts?: BigUint64Array };
-    // usearch answers a batch of one as a single query, without counts.
-    return { keys: found.keys, distances: found.distances, counts: found.counts ?? BigUint64Array.of(BigInt(found.keys.length)), k: limit };
   }
 
   search(query: Float32Array, k: number): VectorMatches {
