@@ -26,6 +26,7 @@ import { mediaRoutes } from './modules/media/media.routes.js';
 import { exploreRoutes } from './modules/explore/explore.routes.js';
 import { issuesRoutes } from './modules/explore/issues.routes.js';
 import { dedupRoutes } from './modules/dedup/dedup.routes.js';
+import { leakageRoutes } from './modules/leakage/leakage.routes.js';
 import { addMediaRoutes } from './modules/add-media/add-media.routes.js';
 import { annotationsRoutes } from './modules/annotations/annotations.routes.js';
 import { selectionRoutes } from './modules/selection/selection.routes.js';
@@ -146,5 +147,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   exploreRoutes(app, { explore: deps.services.explore, views: deps.services.views, media, publicUrl: deps.publicUrl, maxFileBytes: deps.services.ingestion.limits.maxFileBytes });
   issuesRoutes(app, { issues: deps.services.issues });
   dedupRoutes(app, { dedup: deps.services.dedup });
+  leakageRoutes(app, { leakage: deps.services.leakage, media, publicUrl: deps.publicUrl });
   return app;
 }

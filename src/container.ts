@@ -54,6 +54,8 @@ import { IssuesRepo } from './modules/explore/issues.repo.js';
 import { IssuesService } from './modules/explore/issues.service.js';
 import { DedupRepo } from './modules/dedup/dedup.repo.js';
 import { DedupService } from './modules/dedup/dedup.service.js';
+import { LeakageRepo } from './modules/leakage/leakage.repo.js';
+import { LeakageService } from './modules/leakage/leakage.service.js';
 import { ViewsRepo } from './modules/views/views.repo.js';
 import { ViewsService } from './modules/views/views.service.js';
 import { NotificationsRepo } from './modules/notifications/notifications.repo.js';
@@ -98,6 +100,7 @@ export interface Services {
   annotations: AnnotationsService;
   customMetadata: CustomMetadataService;
   selection: SelectionService;
+  leakage: LeakageService;
   downloads: BlobDownloads;
 }
 
@@ -240,6 +243,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     staleSeconds: config.chunks.staleSeconds,
   };
   const versionGc = new VersionGcRepo(db);
+  const leakageRepo = new LeakageRepo(db, database.pool);
+  const leakage = new LeakageService(db, leakageRepo, datasets, lifecycle);
   const jobDeps: JobDeps = {
     DATASET_CREATION: pipeline,
     MEDIA_ADDITION: { ...pipeline, addMedia: addMediaRepo },
@@ -251,6 +256,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     LABEL_PROPAGATION: { db, annotations: annotationsRepo, lifecycle, versions: versionsRepo },
     DEDUP: { db, dedup: dedupRepo, lifecycle, versions: versionsRepo, snapshots: snapshotsRepo },
     SELECTION: { db, selection: selectionRepo, annotations: annotationsRepo, indexing, lifecycle, versions: versionsRepo, threads: config.indexThreads },
+    LEAKAGE: { db, leakage: leakageRepo, lifecycle, versions: versionsRepo, threads: config.indexThreads },
     EXPORT: { db, pool: database.pool, blobs, exports: exportsRepo, blobGc, log, ttlSeconds: config.export.ttlSeconds },
     'sweep-expired-exports': { exports: exportsRepo, log },
     'sweep-staging-tables': { staging: customMetadataRepo, log },
@@ -303,6 +309,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     services: {
       ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
       ...{ dedup, selection },
+      leakage,
       downloads: { blobs, proxy: config.blobs.proxy },
     },
     jobDeps,

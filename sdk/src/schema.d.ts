@@ -1131,6 +1131,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dataset/{dataset_id}/leakage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Find near-duplicates across this dataset and another (other_dataset_id), or across the splits of a custom field (split_field): a LEAKAGE task (202, Location) whose result is read at GET …/leakage/{task_id}; with tag, the leaked media are tagged */
+        post: operations["postDatasetLeakage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/leakage/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A leakage run's result: per compared pair of sides, each side's media, leaked media and their share; 409 until its task is COMPLETED */
+        get: operations["getDatasetLeakageByTaskId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/leakage/{task_id}/pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of a leakage run's pairs, most similar first: both media (id, file name, dataset, thumbnail link) and their similarity */
+        get: operations["getDatasetLeakagePairs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1171,7 +1222,7 @@ export interface components {
             /** @description E-mail of the user who started the task */
             created_by: string;
             /** @enum {string} */
-            task_type: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP" | "SELECTION";
+            task_type: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP" | "SELECTION" | "LEAKAGE";
             /** @enum {string} */
             status: "INITIALIZING" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED";
             status_message: string;
@@ -2967,7 +3018,7 @@ export interface operations {
             query?: {
                 dataset_id?: string;
                 dataset_name?: string;
-                task_type?: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP" | "SELECTION";
+                task_type?: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP" | "SELECTION" | "LEAKAGE";
                 task_status?: "INITIALIZING" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED";
                 /** @description E-mail of the initiator */
                 created_by?: string;
@@ -8487,6 +8538,429 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "You do not have permission to edit this dataset"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Dataset not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "params/dataset_id must match format \"uuid\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDatasetLeakage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Another dataset you can see, embedded by the same model: its media are side B
+                     */
+                    other_dataset_id?: string;
+                    /** @description A custom field of this dataset whose values are splits (e.g. train / val / test): each value's media are a side */
+                    split_field?: string;
+                    /** @description With split_field: the two values to compare (side A, side B); default every pair of its values, most media first */
+                    split_values?: string[];
+                    /** @description Cosine similarity on the index's centred vectors at which two media are near-duplicates (default 0.7; docs/curation.md) */
+                    threshold?: number;
+                    /** @description Tag the leaked media (e.g. 'leak') on each side whose dataset you may change; needs change access to this dataset */
+                    tag?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The LEAKAGE task; its result is read at GET …/leakage/{task_id} once it is COMPLETED
+                         */
+                        task_id: string;
+                    };
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to edit this dataset"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Dataset not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "params/dataset_id must match format \"uuid\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDatasetLeakageByTaskId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: string;
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                     *       "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                     *       "other_dataset_id": null,
+                     *       "split_field": "split",
+                     *       "threshold": 0.7,
+                     *       "tag": "leak",
+                     *       "comparisons": [
+                     *         {
+                     *           "comparison": 0,
+                     *           "side_a": {
+                     *             "name": "train",
+                     *             "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                     *             "n_media": 1000,
+                     *             "n_leaked": 46,
+                     *             "percent_leaked": 4.6,
+                     *             "n_tagged": 46
+                     *           },
+                     *           "side_b": {
+                     *             "name": "val",
+                     *             "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                     *             "n_media": 240,
+                     *             "n_leaked": 48,
+                     *             "percent_leaked": 20,
+                     *             "n_tagged": 48
+                     *           },
+                     *           "n_pairs": 51
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-01-15T09:31:12.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        task_id: string;
+                        /** Format: uuid */
+                        dataset_id: string;
+                        /**
+                         * Format: uuid
+                         * @description The other dataset (null for splits, or once it is deleted)
+                         */
+                        other_dataset_id: string | null;
+                        split_field: string | null;
+                        threshold: number;
+                        tag: string | null;
+                        /** @description One per compared pair of sides: two datasets make one; splits one per pair of values */
+                        comparisons: {
+                            /** @description Its number, for the pairs route */
+                            comparison: number;
+                            side_a: {
+                                /** @description The split's value, or the dataset's name */
+                                name: string;
+                                /** Format: uuid */
+                                dataset_id: string;
+                                /** @description Embedded media of the side (images and video frames) */
+                                n_media: number;
+                                /** @description Of them, media with a near-duplicate on the other side at the threshold */
+                                n_leaked: number;
+                                /** @description n_leaked as a share of n_media, in per cent */
+                                percent_leaked: number;
+                                /** @description Media tagged; null where no tag was asked or the dataset could not be changed at the commit */
+                                n_tagged: number | null;
+                            };
+                            side_b: {
+                                /** @description The split's value, or the dataset's name */
+                                name: string;
+                                /** Format: uuid */
+                                dataset_id: string;
+                                /** @description Embedded media of the side (images and video frames) */
+                                n_media: number;
+                                /** @description Of them, media with a near-duplicate on the other side at the threshold */
+                                n_leaked: number;
+                                /** @description n_leaked as a share of n_media, in per cent */
+                                percent_leaked: number;
+                                /** @description Media tagged; null where no tag was asked or the dataset could not be changed at the commit */
+                                n_tagged: number | null;
+                            };
+                            /** @description Near-duplicate pairs found across (each media keeps its 10 best) */
+                            n_pairs: number;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Dataset not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "params/dataset_id must match format \"uuid\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDatasetLeakagePairs: {
+        parameters: {
+            query?: {
+                /** @description 0-based page; 100 pairs a page */
+                page_number?: number;
+                /** @description Only the pairs of this comparison (default all) */
+                comparison?: number;
+            };
+            header?: never;
+            path: {
+                dataset_id: string;
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pairs": [
+                     *         {
+                     *           "comparison": 0,
+                     *           "similarity": 0.97,
+                     *           "media_a": {
+                     *             "media_id": "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                     *             "file_name": "IMG_0042.jpg",
+                     *             "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                     *             "media_thumb_uri": "http://localhost:8080/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92/thumbnail?expires=1768470000&signature=4c1d"
+                     *           },
+                     *           "media_b": {
+                     *             "media_id": "9f4c2a5c-6d8e-4a0f-9b12-5e6f7a8b9ca3",
+                     *             "file_name": "IMG_0042-crop.jpg",
+                     *             "dataset_id": "5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f",
+                     *             "media_thumb_uri": "http://localhost:8080/api/v1/dataset/5b0e8c1e-2f4a-4c6b-9d7e-1a2b3c4d5e6f/media/9f4c2a5c-6d8e-4a0f-9b12-5e6f7a8b9ca3/thumbnail?expires=1768470000&signature=7a2e"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "page_number": 0,
+                     *       "page_size": 100,
+                     *       "total": 51
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Most similar first; ties in comparison and media id order, so pages are stable */
+                        pairs: {
+                            comparison: number;
+                            /** @description Cosine similarity on centred vectors */
+                            similarity: number;
+                            media_a: {
+                                /** Format: uuid */
+                                media_id: string;
+                                file_name: string;
+                                /** Format: uuid */
+                                dataset_id: string;
+                                /** @description Signed link to its WebP thumbnail, as the media routes give */
+                                media_thumb_uri: string | null;
+                            };
+                            media_b: {
+                                /** Format: uuid */
+                                media_id: string;
+                                file_name: string;
+                                /** Format: uuid */
+                                dataset_id: string;
+                                /** @description Signed link to its WebP thumbnail, as the media routes give */
+                                media_thumb_uri: string | null;
+                            };
+                        }[];
+                        page_number: number;
+                        page_size: number;
+                        /** @description Pairs in all (of the comparison, when given) */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -130,6 +130,12 @@ export const errors = {
     new AppError(422, `field: '${field}' is not a custom metadata field of this dataset; ${known.length ? `its fields are ${known.join(', ')}` : 'it has none (import some with POST /api/v1/dataset/{dataset_id}/custom_metadata)'}`),
   unorderedDedupField: (field: string, type: string) =>
     new AppError(422, `field: '${field}' is a ${type} field, which has no order; keep custom_field needs a number, string, datetime or boolean field`),
+  leakageRunNotFound: () => new AppError(404, 'Leakage run not found'),
+  notLeakageTask: (taskId: string, taskType: string) => new AppError(422, `Task ${taskId} is a ${taskType} task, not a leakage run`),
+  leakageNotFinished: (taskId: string, status: string) => new AppError(409, `Leakage task ${taskId} is ${status}; its result can be read once it is COMPLETED`),
+  embeddingModelsDiffer: (datasetId: string, otherId: string, model: string, otherModel: string) =>
+    new AppError(409, `Datasets ${datasetId} and ${otherId} were embedded by different models (${model} and ${otherModel}); their vectors cannot be compared`),
+
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),
 } as const;

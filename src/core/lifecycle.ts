@@ -16,6 +16,7 @@ export const DATASET_OPERATIONS = [
   'enrich_dataset',
   'dedup',
   'select_media',
+  'find_leakage',
 ] as const;
 export type DatasetOperation = (typeof DATASET_OPERATIONS)[number];
 
@@ -143,6 +144,8 @@ export const LIFECYCLE: Record<DatasetOperation, OperationRule> = {
   dedup: { from: ['READY', 'PARTIAL INDEX'], blockedBy: [...HEAD_REPLACERS, 'DEDUP'], task: 'DEDUP' },
   // Reads the head, then tags it at commit as it is then (like a propagation) or makes a new READY dataset there.
   select_media: { from: ['READY', 'PARTIAL INDEX'], blockedBy: [...HEAD_REPLACERS, 'SELECTION'], task: 'SELECTION' },
+  // Reads the head's index; its optional tags apply to the head as it is at the commit, as a propagation's labels do.
+  find_leakage: { from: ['READY', 'PARTIAL INDEX'], blockedBy: HEAD_REPLACERS, task: 'LEAKAGE' },
 };
 
 /** The statuses each operation may start from, and the running tasks that block it: the guard's columns of the table. */

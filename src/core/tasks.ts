@@ -13,6 +13,8 @@ export const TASK_TYPES = [
   'DEDUP',
   // Issue 29: a subset for a labelling budget, tagged or cloned into a new dataset (docs/curation.md).
   'SELECTION',
+  // Issue 29: near-duplicates across two datasets or two splits (docs/curation.md, Leakage); an extension like the one above.
+  'LEAKAGE',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

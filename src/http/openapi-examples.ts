@@ -262,6 +262,37 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
   'POST /api/v1/dataset/{dataset_id}/dedup 202': { task_id: TASK },
   'POST /api/v1/dataset/{dataset_id}/select 202': { task_id: TASK },
   'POST /api/v1/dataset/{dataset_id}/custom_metadata': { task_id: TASK },
+  'POST /api/v1/dataset/{dataset_id}/leakage': { task_id: TASK },
+  'GET /api/v1/dataset/{dataset_id}/leakage/{task_id}': {
+    task_id: TASK,
+    dataset_id: DATASET,
+    other_dataset_id: null,
+    split_field: 'split',
+    threshold: 0.7,
+    tag: 'leak',
+    comparisons: [
+      {
+        comparison: 0,
+        side_a: { name: 'train', dataset_id: DATASET, n_media: 1000, n_leaked: 46, percent_leaked: 4.6, n_tagged: 46 },
+        side_b: { name: 'val', dataset_id: DATASET, n_media: 240, n_leaked: 48, percent_leaked: 20, n_tagged: 48 },
+        n_pairs: 51,
+      },
+    ],
+    created_at: LATER,
+  },
+  'GET /api/v1/dataset/{dataset_id}/leakage/{task_id}/pairs': {
+    pairs: [
+      {
+        comparison: 0,
+        similarity: 0.97,
+        media_a: { media_id: MEDIA, file_name: 'IMG_0042.jpg', dataset_id: DATASET, media_thumb_uri: `http://localhost:8080${BASE}/${MEDIA}/thumbnail?expires=1768470000&signature=4c1d` },
+        media_b: { media_id: OTHER_MEDIA, file_name: 'IMG_0042-crop.jpg', dataset_id: DATASET, media_thumb_uri: `http://localhost:8080${BASE}/${OTHER_MEDIA}/thumbnail?expires=1768470000&signature=7a2e` },
+      },
+    ],
+    page_number: 0,
+    page_size: 100,
+    total: 51,
+  },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/schema': { fields },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/imports/{task_id}': {
     task_id: TASK,

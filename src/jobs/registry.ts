@@ -10,6 +10,7 @@ import { type ExportJobDeps, runExport } from './export.job.js';
 import { labelPropagationJob } from './label-propagation.job.js';
 import { dedupJob } from './dedup.job.js';
 import { selectionJob } from './selection.job.js';
+import { leakageJob } from './leakage.job.js';
 import { mediaAdditionJob } from './media-addition.job.js';
 import { TASK_CHUNK_JOB, taskChunkJob } from './task-chunks.js';
 import { reindexJob } from './reindex.job.js';
@@ -81,6 +82,7 @@ const JOBS = {
   LABEL_PROPAGATION: task(labelPropagationJob),
   DEDUP: task(dedupJob),
   SELECTION: task(selectionJob),
+  LEAKAGE: task(leakageJob),
   [EXPORT_JOB]: payload((deps: ExportJobDeps) => (body, signal) => runExport(deps, (body as { exportId: string }).exportId, signal)),
   [TASK_CHUNK_JOB]: payload(taskChunkJob),
   [HEAD_SUMMARIES_JOB]: payload((deps: HeadSummariesJobDeps) => async (body) => {

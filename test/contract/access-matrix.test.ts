@@ -183,6 +183,12 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/schema': { rule: 'dataset-read', ok: 200 },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/imports/{task_id}': { rule: 'dataset-read', ok: 200, request: (f) => ({ params: { task_id: f.importTaskId } }) },
 
+  // A field the dataset does not have: access passes, then the request is refused (422) and no task starts.
+  'POST /api/v1/dataset/{dataset_id}/leakage': { rule: 'dataset-read', ok: 422, request: () => ({ body: { split_field: 'no_such_field' } }) },
+  // The creation task is no leakage run: access passes, then the task is refused (422).
+  'GET /api/v1/dataset/{dataset_id}/leakage/{task_id}': { rule: 'dataset-read', ok: 422, request: (f) => ({ params: { task_id: f.taskId } }) },
+  'GET /api/v1/dataset/{dataset_id}/leakage/{task_id}/pairs': { rule: 'dataset-read', ok: 422, request: (f) => ({ params: { task_id: f.taskId } }) },
+
   'GET /api/v1/explore/{dataset_id}': { rule: 'dataset-read', ok: 200, request: (f) => ({ query: { anchor_media_id: f.mediaId, anchor_type: 'MEDIA' } }) },
   'POST /api/v1/dataset/{dataset_id}/search-image-similarity': { rule: 'dataset-read', ok: 200, request: () => ({ body: photoForm('file') }) },
 };

@@ -33,6 +33,7 @@ const STARTS: Record<DatasetOperation, { status: DatasetStatus | null; task: Tas
   enrich_dataset: { status: 'READ ONLY', task: 'ENRICHMENT', onCopy: true, keepsPrevious: true },
   dedup: { status: null, task: 'DEDUP', onCopy: false, keepsPrevious: false },
   select_media: { status: null, task: 'SELECTION', onCopy: false, keepsPrevious: false },
+  find_leakage: { status: null, task: 'LEAKAGE', onCopy: false, keepsPrevious: false },
 };
 
 const CHANGING: DatasetStatus[] = ['READ ONLY', 'INDEXING'];
@@ -88,6 +89,7 @@ const ENDS: Record<TaskType, { commit: StatusChange[]; stop: StatusChange[]; ret
   LABEL_PROPAGATION: { commit: [], stop: [], retry: [], indexing: [] },
   DEDUP: { commit: [], stop: [], retry: [], indexing: [] },
   SELECTION: { commit: [], stop: [], retry: [], indexing: [] },
+  LEAKAGE: { commit: [], stop: [], retry: [], indexing: [] },
 };
 
 function configOf(type: TaskType): Record<string, unknown> {

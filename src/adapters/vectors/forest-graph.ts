@@ -83,10 +83,10 @@ export class Scratch {
   }
 }
 
-type Batch = { keys: BigUint64Array; distances: Float32Array };
+export type Batch = { keys: BigUint64Array; distances: Float32Array };
 
 /** The keys' low 32 bits (little-endian), read without making a BigInt per key: at a million items that allocation cost more than the search. */
-function keysOf(batch: Batch): Uint32Array {
+export function keysOf(batch: Batch): Uint32Array {
   return new Uint32Array(batch.keys.buffer, batch.keys.byteOffset, batch.keys.length * 2);
 }
 
@@ -140,11 +140,26 @@ const PROJECT_CHUNK = 16_384;
  */
 export function plantTree(ctx: ForestContext, tree: number, lists: NeighbourGraph, scratch: Scratch, needy: Uint8Array | null = null): number {
   const { q8, d, n, params } = ctx;
-  const depth = treeDepth(n, params.leafSize);
+  const { order, leaves } = treeOrder(q8, d, n, params.leafSize, params.seed, tree);
+  let changed = 0;
+  const queries = needy ? new Scratch(params.leafSize, d) : null;
+  for (let p = 0; p < leaves.length; p += 2) {
+    const ids = order.subarray(leaves[p]!, leaves[p + 1]!);
+    changed += needy ? joinNeedy(ctx, ids, ids.length, needy, lists, scratch, queries!) : joinGroup(ctx, ids, ids.length, lists, scratch);
+  }
+  return changed;
+}
+
+/**
+ * Tree number `tree` of a forest seeded with `seed`: each item projected on the tree's depth random directions
+ * (natively), split at medians; the items in leaf order and the leaves' bounds (treeLeaves).
+ */
+export function treeOrder(q8: Int8Array, d: number, n: number, leafSize: number, seed: number, tree: number): { order: Int32Array; leaves: Int32Array } {
+  const depth = treeDepth(n, leafSize);
   // Level after level: row `level` holds every item's projection on that level's direction.
   const projections = new Float32Array(n * depth);
   if (depth > 0) {
-    const rng = new Rng(params.seed * 1_000_003 + tree);
+    const rng = new Rng(seed * 1_000_003 + tree);
     const directions = new Int8Array(depth * d);
     for (let x = 0; x < directions.length; x++) directions[x] = Math.max(-127, Math.min(127, Math.round(40 * rng.gaussian())));
     for (let start = 0; start < n; start += PROJECT_CHUNK) {
@@ -159,14 +174,7 @@ export function plantTree(ctx: ForestContext, tree: number, lists: NeighbourGrap
   }
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  const leaves = treeLeaves(order, projections, depth, params.leafSize);
-  let changed = 0;
-  const queries = needy ? new Scratch(params.leafSize, d) : null;
-  for (let p = 0; p < leaves.length; p += 2) {
-    const ids = order.subarray(leaves[p]!, leaves[p + 1]!);
-    changed += needy ? joinNeedy(ctx, ids, ids.length, needy, lists, scratch, queries!) : joinGroup(ctx, ids, ids.length, lists, scratch);
-  }
-  return changed;
+  return { order, leaves: treeLeaves(order, projections, depth, leafSize) };
 }
 
 /**
