@@ -51,6 +51,8 @@ import { S3MediaProbe } from './modules/add-media/remote-media.js';
 import { ExploreService } from './modules/explore/explore.service.js';
 import { IssuesRepo } from './modules/explore/issues.repo.js';
 import { IssuesService } from './modules/explore/issues.service.js';
+import { LabelErrorsRepo } from './modules/label-errors/label-errors.repo.js';
+import { LabelErrorsService } from './modules/label-errors/label-errors.service.js';
 import { ViewsRepo } from './modules/views/views.repo.js';
 import { ViewsService } from './modules/views/views.service.js';
 import { NotificationsRepo } from './modules/notifications/notifications.repo.js';
@@ -90,6 +92,7 @@ export interface Services {
   exports: ExportsService;
   enrichment: EnrichmentService;
   annotations: AnnotationsService;
+  labelErrors: LabelErrorsService;
   customMetadata: CustomMetadataService;
   downloads: BlobDownloads;
 }
@@ -185,6 +188,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const versionsRepo = new VersionsRepo(db);
   const annotationsRepo = new AnnotationsRepo(db);
   const annotations = new AnnotationsService(db, annotationsRepo, datasets, lifecycle, versionsRepo);
+  const labelErrorsRepo = new LabelErrorsRepo(db, database.pool);
+  const labelErrors = new LabelErrorsService(db, labelErrorsRepo, datasets, lifecycle);
   const customMetadataRepo = new CustomMetadataRepo(db, database.pool);
   const customMetadata = new CustomMetadataService(db, customMetadataRepo, datasets, lifecycle, versionsRepo, blobs, blobGc, config.customMetadataMaxBytes);
   const indexing = new IndexingRepo(db, database.pool);
@@ -238,6 +243,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     SNAPSHOT_RESTORE: { snapshots: snapshotsRepo, versions: versionsRepo },
     SNAPSHOT_CLONE: { snapshots: snapshotsRepo, versions: versionsRepo, indexing, views: viewsRepo, enrichment: enrichmentRepo },
     LABEL_PROPAGATION: { db, annotations: annotationsRepo, lifecycle, versions: versionsRepo },
+    LABEL_ERRORS: { db, blobs, labelErrors: labelErrorsRepo, annotations: annotationsRepo, lifecycle, versions: versionsRepo, indexThreads: config.indexThreads },
     EXPORT: { db, pool: database.pool, blobs, exports: exportsRepo, blobGc, log, ttlSeconds: config.export.ttlSeconds },
     'sweep-expired-exports': { exports: exportsRepo, log },
     'sweep-staging-tables': { staging: customMetadataRepo, log },
@@ -288,7 +294,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     lifecycle,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc, exports: exportsRepo, customMetadata: customMetadataRepo },
     services: {
-      ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
+      ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment, labelErrors },
       downloads: { blobs, proxy: config.blobs.proxy },
     },
     jobDeps,

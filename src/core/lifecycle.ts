@@ -14,6 +14,7 @@ export const DATASET_OPERATIONS = [
   'import_custom_metadata',
   'propagate_labels',
   'enrich_dataset',
+  'find_label_errors',
 ] as const;
 export type DatasetOperation = (typeof DATASET_OPERATIONS)[number];
 
@@ -137,6 +138,8 @@ export const LIFECYCLE: Record<DatasetOperation, OperationRule> = {
     stop: { from: ['INDEXING'], to: 'ERROR' },
     source: { commit: { from: ['READ ONLY'], to: 'previous' }, stop: { from: ['READ ONLY'], to: 'previous' } },
   },
+  // Reads the head and writes only scores, swapped in with a carried fork at its commit: edits go on meanwhile.
+  find_label_errors: { from: ['READY', 'PARTIAL INDEX'], blockedBy: [...HEAD_REPLACERS, 'LABEL_ERRORS'], task: 'LABEL_ERRORS' },
 };
 
 /** The statuses each operation may start from, and the running tasks that block it: the guard's columns of the table. */

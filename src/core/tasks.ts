@@ -9,6 +9,8 @@ export const TASK_TYPES = [
   // An extension of spec 2.2 (which names no type for it): spec 4.1 rule 1 lists label propagation among
   // the operations that block a snapshot, so it must show as its own task to be seen and to block.
   'LABEL_PROPAGATION',
+  // Issue 29: label errors (mislabel and class-outlier scores) written with a new head version.
+  'LABEL_ERRORS',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

@@ -8,6 +8,7 @@ import { datasetCreationJob } from './dataset-creation.job.js';
 import { enrichmentJob } from './enrichment.job.js';
 import { type ExportJobDeps, runExport } from './export.job.js';
 import { labelPropagationJob } from './label-propagation.job.js';
+import { labelErrorsJob } from './label-errors.job.js';
 import { mediaAdditionJob } from './media-addition.job.js';
 import { TASK_CHUNK_JOB, taskChunkJob } from './task-chunks.js';
 import { reindexJob } from './reindex.job.js';
@@ -77,6 +78,7 @@ const JOBS = {
   SNAPSHOT_RESTORE: task(snapshotRestoreJob),
   SNAPSHOT_CLONE: task(snapshotCloneJob),
   LABEL_PROPAGATION: task(labelPropagationJob),
+  LABEL_ERRORS: task(labelErrorsJob),
   [EXPORT_JOB]: payload((deps: ExportJobDeps) => (body, signal) => runExport(deps, (body as { exportId: string }).exportId, signal)),
   [TASK_CHUNK_JOB]: payload(taskChunkJob),
   [HEAD_SUMMARIES_JOB]: payload((deps: HeadSummariesJobDeps) => async (body) => {

@@ -31,6 +31,7 @@ const STARTS: Record<DatasetOperation, { status: DatasetStatus | null; task: Tas
   propagate_labels: { status: null, task: 'LABEL_PROPAGATION', onCopy: false, keepsPrevious: false },
   // The source is held READ ONLY and given back as it was.
   enrich_dataset: { status: 'READ ONLY', task: 'ENRICHMENT', onCopy: true, keepsPrevious: true },
+  find_label_errors: { status: null, task: 'LABEL_ERRORS', onCopy: false, keepsPrevious: false },
 };
 
 const CHANGING: DatasetStatus[] = ['READ ONLY', 'INDEXING'];
@@ -84,6 +85,7 @@ const ENDS: Record<TaskType, { commit: StatusChange[]; stop: StatusChange[]; ret
   // An import and a propagation keep the status: their head swap is all they change.
   CUSTOM_METADATA: { commit: [], stop: [], retry: [], indexing: [] },
   LABEL_PROPAGATION: { commit: [], stop: [], retry: [], indexing: [] },
+  LABEL_ERRORS: { commit: [], stop: [], retry: [], indexing: [] },
 };
 
 function configOf(type: TaskType): Record<string, unknown> {

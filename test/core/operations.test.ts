@@ -21,6 +21,7 @@ const STARTS_FROM: Record<DatasetOperation, DatasetStatus[]> = {
   propagate_labels: ['READY', 'PARTIAL INDEX'],
   // Spec 4.4: the source must be READY.
   enrich_dataset: ['READY'],
+  find_label_errors: ['READY', 'PARTIAL INDEX'],
 };
 
 const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
@@ -33,7 +34,7 @@ const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
   // Rule 1: creation, enrichment, media addition, re-indexing, label propagation, custom metadata import, restore.
   create_snapshot: ['DATASET_CREATION', 'ENRICHMENT', 'MEDIA_ADDITION', 'REINDEX', 'LABEL_PROPAGATION', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE'],
   // Rule 3: any major operation, including another restore or clone.
-  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE'],
+  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE', 'LABEL_ERRORS'],
   // Rule 4: a clone reads a sealed snapshot and blocks nothing; only the status table applies.
   clone_snapshot: [],
   // Edits are small versions on the head: only tasks that replace the head with a fork made earlier block them
@@ -44,6 +45,8 @@ const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
   propagate_labels: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
   // The source of an enrichment must not change under it: whatever changes data blocks it.
   enrich_dataset: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE'],
+  // Label errors only add scores at their commit, over the head as it is then: one run at a time, none beside a head replacer.
+  find_label_errors: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'SNAPSHOT_RESTORE', 'LABEL_ERRORS'],
 };
 
 describe('checkOperation over every (operation, status, running task) pair', () => {

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ExploreFilters, FieldFilter, IssueType } from '../../core/vql.js';
 import { exactDuplicateIds, hasFlag, oddAspectRatio, oddSizeIds } from './quality-issues.js';
+import { flaggedIds } from '../label-errors/label-errors.repo.js';
 
 /** The SQL of Explore's filters over `version_media vm join media m` (part of the Explore repo; other repos select by it too). */
 
@@ -18,6 +19,8 @@ const ON_MEDIA: Partial<Record<IssueType, (m: string) => RawBuilder<boolean>>> =
 const IN_VERSION: Partial<Record<IssueType, (version: RawBuilder<unknown>) => RawBuilder<unknown>>> = {
   exact_duplicates: exactDuplicateIds,
   odd_size: oddSizeIds,
+  mislabels: flaggedIds('is_mislabel'),
+  class_outliers: flaggedIds('is_class_outlier'),
 };
 
 const ON_ROW: Partial<Record<IssueType, RawBuilder<boolean>>> = {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import type { IssueType } from '../../core/vql.js';
 import { wideRows } from './explore-filters.js';
+import { flaggedIds } from '../label-errors/label-errors.repo.js';
 import { exactDuplicateIds, failedFiles, hasFlag, medianArea, oddArea, oddAspectRatio } from './quality-issues.js';
 
 export type IssueCounts = Record<IssueType, number> & { n_media: number; median_area: number | null };
@@ -31,6 +32,8 @@ export class IssuesRepo {
         ${count(oddAspectRatio('m'))} as odd_aspect_ratio,
         ${count(sql`m.width is not null and ${oddArea(sql`m.width::float8 * m.height`, sql`(select a from median)`)}`)} as odd_size,
         (select count(*)::int from (${exactDuplicateIds(version)}) e) as exact_duplicates,
+        (select count(*)::int from (${flaggedIds('is_mislabel')(version)}) e) as mislabels,
+        (select count(*)::int from (${flaggedIds('is_class_outlier')(version)}) e) as class_outliers,
         (select a from median) as median_area
       from ${wideRows(versionId)} vm join media m on m.id = vm.media_id
       where m.media_type in ('IMAGE', 'VIDEO_FRAME')`.execute(this.db);
