@@ -239,6 +239,7 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
   'POST /api/v1/dataset/{dataset_id}/labels/propagate': { clusters: 9, media: 54, ambiguous: 2 },
   'POST /api/v1/dataset/{dataset_id}/labels/propagate 202': { task_id: TASK },
   'POST /api/v1/dataset/{dataset_id}/custom_metadata': { task_id: TASK },
+  'POST /api/v1/dataset/{dataset_id}/label_errors': { task_id: TASK },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/schema': { fields },
   'GET /api/v1/dataset/{dataset_id}/custom_metadata/imports/{task_id}': {
     task_id: TASK,

@@ -166,6 +166,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dataset/{dataset_id}/tags': { rule: 'dataset-read', ok: 200 },
   'GET /api/v1/dataset/{dataset_id}/labels': { rule: 'dataset-read', ok: 200 },
   'POST /api/v1/dataset/{dataset_id}/labels/propagate': { rule: 'dataset-write', ok: 200, request: () => ({ body: { threshold: 0, dry_run: true } }) },
+  // The fixture has at most one labelled media: access passes, then the analysis is refused (409) and nothing starts.
+  'POST /api/v1/dataset/{dataset_id}/label_errors': { rule: 'dataset-write', ok: 409, request: () => ({ body: { k: 10 } }) },
 
   // A file without a key column: access passes, then the file is refused (400) and nothing changes.
   'POST /api/v1/dataset/{dataset_id}/custom_metadata': {
