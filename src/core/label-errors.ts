@@ -9,12 +9,20 @@ export const LABEL_ERROR_LIMITS = { kMin: 1, kMax: 50 } as const;
 
 /** A class needs this many members before any of them can be its outlier: a median and MAD of fewer say little. */
 export const OUTLIER_MIN_CLASS = 5;
-/** Robust z-score above which a member is a class outlier: distance > median + 3 · 1.4826 · MAD. */
-export const OUTLIER_Z = 3;
+/**
+ * Robust z-score above which a member is a class outlier: distance > median + 3.5 · 1.4826 · MAD, Iglewicz and
+ * Hoaglin's modified z-score cut (3.5), one-sided since only the far side is an outlier.
+ */
+export const OUTLIER_Z = 3.5;
 /** 1.4826 · MAD estimates the standard deviation of normally distributed distances. */
 const MAD_TO_SIGMA = 1.4826;
 /** Floor of the spread (cosine distance), so a class of near-copies does not flag every small difference. */
 export const OUTLIER_MIN_SPREAD = 0.02;
+/**
+ * A member still this close to its class's centroid (centred cosine ≥ 0.5, the index's level-2 cluster join) is never
+ * its outlier, however tight the class: a crop among re-encodes of one photo lies at 0.36 (test/contract/label-errors.test.ts).
+ */
+export const OUTLIER_MIN_DISTANCE = 0.5;
 
 export interface MislabelScores {
   /** Share of the item's labelled neighbours with another class (NaN without neighbours). */
@@ -92,7 +100,10 @@ function median(values: Float64Array): number {
   return values.length % 2 === 1 ? values[m]! : (values[m - 1]! + values[m]!) / 2;
 }
 
-/** Flags members farther from their centroid than median + OUTLIER_Z · max(1.4826 · MAD, OUTLIER_MIN_SPREAD) of their class. */
+/**
+ * Flags members farther from their centroid than max(OUTLIER_MIN_DISTANCE, median + OUTLIER_Z · max(1.4826 · MAD,
+ * OUTLIER_MIN_SPREAD)) of their class.
+ */
 export function classOutliers(distance: Float32Array, classOf: Int32Array, nClasses: number): ClassOutliers {
   const counts = new Int32Array(nClasses);
   for (let i = 0; i < classOf.length; i++) if (!Number.isNaN(distance[i]!)) counts[classOf[i]!] = counts[classOf[i]!]! + 1;
@@ -113,7 +124,7 @@ export function classOutliers(distance: Float32Array, classOf: Int32Array, nClas
     const med = median(values);
     const deviations = values.map((v) => Math.abs(v - med));
     const mad = median(deviations);
-    cut[c] = med + OUTLIER_Z * Math.max(MAD_TO_SIGMA * mad, OUTLIER_MIN_SPREAD);
+    cut[c] = Math.max(OUTLIER_MIN_DISTANCE, med + OUTLIER_Z * Math.max(MAD_TO_SIGMA * mad, OUTLIER_MIN_SPREAD));
   }
   const flagged = new Uint8Array(classOf.length);
   for (let i = 0; i < classOf.length; i++) flagged[i] = distance[i]! > cut[classOf[i]!]! ? 1 : 0;

@@ -11,7 +11,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create table label_error_runs (
       id uuid primary key default gen_random_uuid(),
       dataset_id uuid not null references datasets (id) on delete cascade,
-      version_id uuid not null,
+      -- Null until the task commits: its scores are written beforehand and invisible until then.
+      version_id uuid,
       task_id uuid,
       k int not null,
       threshold real not null,
