@@ -2,11 +2,20 @@ import type { VectorIndex } from '../../adapters/vectors/usearch-index.js';
 import { centroidDistances, classOutliers, classSums, mislabelScores } from '../../core/label-errors.js';
 import type { LabelledVectors } from './label-errors.repo.js';
 
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
+
 /** Up to this many labelled items, neighbours are found exactly (all pairs); above, through the version's ANN index. */
 export const EXACT_NEIGHBOURS_UP_TO = 2000;
 
-/** Queries per native search call: progress and abort checks in between. */
-const QUERY_CHUNK = 8192;
+/**
+ * Queries per native search call, with the event loop let go in between: the task runs in the worker's process, whose
+ * database connections time out (and HTTP stalls) when one call holds the thread for long. Measured: 8,192 queries at
+ * 100k under load held it past PostgreSQL's one-minute authentication timeout.
+ */
+const QUERY_CHUNK = 1024;
+
+/** Rows of the exact search between two yields. */
+const EXACT_ROWS = 64;
 
 /** The widest search for labelled neighbours among unlabelled ones (a version mostly unlabelled needs many matches). */
 const MAX_MATCHES = 256;
@@ -41,12 +50,16 @@ function unitRows(q8: Int8Array, d: number, start: number, end: number): Float32
 }
 
 /** Every item's k nearest labelled items by brute force (cosine on the one-byte rows). */
-function exactNeighbours(items: LabelledVectors, d: number, k: number): Int32Array {
+async function exactNeighbours(items: LabelledVectors, d: number, k: number, signal: AbortSignal): Promise<Int32Array> {
   const n = items.classOf.length;
   const unit = unitRows(items.q8, d, 0, n);
   const out = new Int32Array(n * k).fill(-1);
   const sims = new Float32Array(n * k).fill(-Infinity);
   for (let i = 0; i < n; i++) {
+    if (i % EXACT_ROWS === 0) {
+      await yieldToEvents();
+      signal.throwIfAborted();
+    }
     for (let o = 0; o < n; o++) {
       if (o === i) continue;
       let dot = 0;
@@ -93,7 +106,8 @@ async function indexNeighbours(items: LabelledVectors, d: number, index: VectorI
         out[i * k + filled++] = o;
       }
     }
-    await options.onProgress((0.8 * end) / n, `Label errors: neighbours of ${end} of ${n} labelled media`);
+    await yieldToEvents();
+    if (end % (8 * QUERY_CHUNK) === 0 || end === n) await options.onProgress((0.8 * end) / n, `Label errors: neighbours of ${end} of ${n} labelled media`);
   }
   return out;
 }
@@ -103,7 +117,7 @@ export async function analyseLabels(items: LabelledVectors, d: number, index: Ve
   const n = items.classOf.length;
   const nClasses = items.labels.length;
   const exact = n <= EXACT_NEIGHBOURS_UP_TO || index === null;
-  const neighbours = exact ? exactNeighbours(items, d, options.k) : await indexNeighbours(items, d, index, options);
+  const neighbours = exact ? await exactNeighbours(items, d, options.k, options.signal) : await indexNeighbours(items, d, index, options);
   const { score, suggested } = mislabelScores(items.classOf, neighbours, options.k, nClasses);
   await options.onProgress(0.85, `Label errors: distances of ${n} media from their class centroids`);
   const sums = new Float64Array(nClasses * d);
@@ -111,12 +125,14 @@ export async function analyseLabels(items: LabelledVectors, d: number, index: Ve
     const end = Math.min(n, start + QUERY_CHUNK);
     const part = classSums(unitRows(items.q8, d, start, end), d, items.classOf.subarray(start, end), nClasses);
     for (let x = 0; x < sums.length; x++) sums[x] = sums[x]! + part[x]!;
+    await yieldToEvents();
   }
   const distance = new Float32Array(n);
   for (let start = 0; start < n; start += QUERY_CHUNK) {
     options.signal.throwIfAborted();
     const end = Math.min(n, start + QUERY_CHUNK);
     centroidDistances(unitRows(items.q8, d, start, end), d, items.classOf, sums, nClasses, distance, start);
+    await yieldToEvents();
   }
   const outliers = classOutliers(distance, items.classOf, nClasses);
   const mislabel = new Uint8Array(n);
