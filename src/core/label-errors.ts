@@ -24,6 +24,14 @@ export const OUTLIER_MIN_SPREAD = 0.02;
  */
 export const OUTLIER_MIN_DISTANCE = 0.5;
 
+/**
+ * Whether a mislabel_score reaches the threshold. Scores are stored as float32, where 7/10 is 0.69999999: without the
+ * tolerance a media with 7 of 10 neighbours disagreeing was not a mislabel at the default 0.7.
+ */
+export function reaches(score: number, threshold: number): boolean {
+  return score >= threshold - 1e-6;
+}
+
 export interface MislabelScores {
   /** Share of the item's labelled neighbours with another class (NaN without neighbours). */
   score: Float32Array;

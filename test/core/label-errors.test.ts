@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centroidDistances, classOutliers, classSums, mislabelScores } from '../../src/core/label-errors.js';
+import { centroidDistances, classOutliers, classSums, mislabelScores, reaches } from '../../src/core/label-errors.js';
 
 describe('label error scores', () => {
   it('mislabel_score is the share of neighbours with another label; the suggestion their majority, ties to the nearest', () => {
@@ -11,6 +11,14 @@ describe('label error scores', () => {
     expect(score[4]).toBeNaN();
     // Item 1: one a, one b, a tie: the nearest (a) wins. Item 3: two a's.
     expect([...suggested]).toEqual([1, 0, 1, 0, -1]);
+  });
+
+  it('7 of 10 neighbours disagreeing reaches the threshold 0.7, as stored (float32)', () => {
+    const classOf = Int32Array.from([0, ...Array(7).fill(1), ...Array(3).fill(0)]);
+    const neighbours = Int32Array.from([...Array.from({ length: 10 }, (_, j) => j + 1), ...Array(100).fill(-1)]);
+    const { score } = mislabelScores(classOf, neighbours, 10, 2);
+    expect(reaches(score[0]!, 0.7)).toBe(true);
+    expect(reaches(score[0]!, 0.71)).toBe(false);
   });
 
   it('class outliers: leave-one-out centroid distance above max(0.5, median + 3.5 · 1.4826 · MAD), classes of 5 or more', () => {

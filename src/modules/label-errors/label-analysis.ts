@@ -1,5 +1,5 @@
 import type { VectorIndex } from '../../adapters/vectors/usearch-index.js';
-import { centroidDistances, classOutliers, classSums, mislabelScores } from '../../core/label-errors.js';
+import { centroidDistances, classOutliers, classSums, mislabelScores, reaches } from '../../core/label-errors.js';
 import type { LabelledVectors } from './label-errors.repo.js';
 
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
@@ -136,6 +136,6 @@ export async function analyseLabels(items: LabelledVectors, d: number, index: Ve
   }
   const outliers = classOutliers(distance, items.classOf, nClasses);
   const mislabel = new Uint8Array(n);
-  for (let i = 0; i < n; i++) mislabel[i] = score[i]! >= options.threshold ? 1 : 0;
+  for (let i = 0; i < n; i++) mislabel[i] = reaches(score[i]!, options.threshold) ? 1 : 0;
   return { score, suggested, outlierDistance: distance, outlier: outliers.flagged, mislabel, exact };
 }
