@@ -27,6 +27,7 @@ import { exploreRoutes } from './modules/explore/explore.routes.js';
 import { issuesRoutes } from './modules/explore/issues.routes.js';
 import { dedupRoutes } from './modules/dedup/dedup.routes.js';
 import { leakageRoutes } from './modules/leakage/leakage.routes.js';
+import { labelErrorsRoutes } from './modules/label-errors/label-errors.routes.js';
 import { addMediaRoutes } from './modules/add-media/add-media.routes.js';
 import { annotationsRoutes } from './modules/annotations/annotations.routes.js';
 import { selectionRoutes } from './modules/selection/selection.routes.js';
@@ -148,5 +149,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   issuesRoutes(app, { issues: deps.services.issues });
   dedupRoutes(app, { dedup: deps.services.dedup });
   leakageRoutes(app, { leakage: deps.services.leakage, media, publicUrl: deps.publicUrl });
+  labelErrorsRoutes(app, { labelErrors: deps.services.labelErrors });
   return app;
 }

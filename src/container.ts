@@ -56,6 +56,8 @@ import { DedupRepo } from './modules/dedup/dedup.repo.js';
 import { DedupService } from './modules/dedup/dedup.service.js';
 import { LeakageRepo } from './modules/leakage/leakage.repo.js';
 import { LeakageService } from './modules/leakage/leakage.service.js';
+import { LabelErrorsRepo } from './modules/label-errors/label-errors.repo.js';
+import { LabelErrorsService } from './modules/label-errors/label-errors.service.js';
 import { ViewsRepo } from './modules/views/views.repo.js';
 import { ViewsService } from './modules/views/views.service.js';
 import { NotificationsRepo } from './modules/notifications/notifications.repo.js';
@@ -98,6 +100,7 @@ export interface Services {
   exports: ExportsService;
   enrichment: EnrichmentService;
   annotations: AnnotationsService;
+  labelErrors: LabelErrorsService;
   customMetadata: CustomMetadataService;
   selection: SelectionService;
   leakage: LeakageService;
@@ -195,6 +198,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const versionsRepo = new VersionsRepo(db, config.fullSetFloor);
   const annotationsRepo = new AnnotationsRepo(db, config.fullSetFloor);
   const annotations = new AnnotationsService(db, annotationsRepo, datasets, lifecycle, versionsRepo);
+  const labelErrorsRepo = new LabelErrorsRepo(db, database.pool);
+  const labelErrors = new LabelErrorsService(db, labelErrorsRepo, datasets, lifecycle);
   const dedupRepo = new DedupRepo(db);
   const dedup = new DedupService(db, dedupRepo, datasets, lifecycle, versionsRepo);
   const customMetadataRepo = new CustomMetadataRepo(db, database.pool, config.fullSetFloor);
@@ -257,6 +262,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     DEDUP: { db, dedup: dedupRepo, lifecycle, versions: versionsRepo, snapshots: snapshotsRepo },
     SELECTION: { db, selection: selectionRepo, annotations: annotationsRepo, indexing, lifecycle, versions: versionsRepo, threads: config.indexThreads },
     LEAKAGE: { db, leakage: leakageRepo, lifecycle, versions: versionsRepo, threads: config.indexThreads },
+    LABEL_ERRORS: { db, blobs, labelErrors: labelErrorsRepo, annotations: annotationsRepo, lifecycle, versions: versionsRepo, indexThreads: config.indexThreads },
     EXPORT: { db, pool: database.pool, blobs, exports: exportsRepo, blobGc, log, ttlSeconds: config.export.ttlSeconds },
     'sweep-expired-exports': { exports: exportsRepo, log },
     'sweep-staging-tables': { staging: customMetadataRepo, log },
@@ -308,7 +314,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc, exports: exportsRepo, customMetadata: customMetadataRepo },
     services: {
       ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
-      ...{ dedup, selection },
+      ...{ dedup, selection, labelErrors },
       leakage,
       downloads: { blobs, proxy: config.blobs.proxy },
     },

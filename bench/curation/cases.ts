@@ -1,12 +1,14 @@
 import type { CurationCase } from './case.js';
 import { dedupCase } from './dedup.js';
 import { leakageCase } from './leakage.js';
+import { mislabelsCase } from './mislabels.js';
 import { quality } from './quality.js';
 import { selectCase } from './select.js';
 
-/** Every analysis `BENCH_ONLY=curation` times, in this order; each file adds its own line. */
+/** Every analysis `BENCH_ONLY=curation` times, in this order (dedup last: it removes media, then restores them). */
 export const CURATION_CASES: CurationCase[] = [
   quality,
+  mislabelsCase,
   leakageCase,
   selectCase,
   dedupCase,

@@ -1182,6 +1182,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dataset/{dataset_id}/label_errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Score every labelled media against its k nearest labelled neighbours and its label's centroid: a LABEL_ERRORS task (202 {task_id}) that writes mislabel_score, suggested_label and class_outlier_score with a new head version (Explore issue_type mislabels, class_outliers) */
+        post: operations["postDatasetLabelErrors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1222,7 +1239,7 @@ export interface components {
             /** @description E-mail of the user who started the task */
             created_by: string;
             /** @enum {string} */
-            task_type: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP" | "SELECTION" | "LEAKAGE";
+            task_type: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP" | "SELECTION" | "LEAKAGE" | "LABEL_ERRORS";
             /** @enum {string} */
             status: "INITIALIZING" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED";
             status_message: string;
@@ -1308,7 +1325,7 @@ export interface components {
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
-                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio or odd_size (docs/curation.md) */
+                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md) */
                 issue_type?: string;
                 min_uniqueness?: string;
                 max_uniqueness?: string;
@@ -3018,7 +3035,7 @@ export interface operations {
             query?: {
                 dataset_id?: string;
                 dataset_name?: string;
-                task_type?: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP" | "SELECTION" | "LEAKAGE";
+                task_type?: "DATASET_CREATION" | "MEDIA_ADDITION" | "REINDEX" | "ENRICHMENT" | "CUSTOM_METADATA" | "SNAPSHOT_RESTORE" | "SNAPSHOT_CLONE" | "LABEL_PROPAGATION" | "DEDUP" | "SELECTION" | "LEAKAGE" | "LABEL_ERRORS";
                 task_status?: "INITIALIZING" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED";
                 /** @description E-mail of the initiator */
                 created_by?: string;
@@ -5751,7 +5768,7 @@ export interface operations {
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
-                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio or odd_size (docs/curation.md) */
+                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md) */
                 issue_type?: string;
                 min_uniqueness?: string;
                 max_uniqueness?: string;
@@ -6136,7 +6153,7 @@ export interface operations {
                         vql?: string;
                         /** @description Substring of the file name, case-insensitive */
                         file_name?: string;
-                        /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio or odd_size (docs/curation.md) */
+                        /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md) */
                         issue_type?: string;
                         min_uniqueness?: string;
                         max_uniqueness?: string;
@@ -7794,7 +7811,7 @@ export interface operations {
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
-                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio or odd_size (docs/curation.md) */
+                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md) */
                 issue_type?: string;
                 min_uniqueness?: string;
                 max_uniqueness?: string;
@@ -8256,6 +8273,8 @@ export interface operations {
                      *         "odd_size": 2,
                      *         "grayscale": 7,
                      *         "low_information": 1,
+                     *         "mislabels": 5,
+                     *         "class_outliers": 3,
                      *         "corrupt": 1
                      *       },
                      *       "corrupt_files": [
@@ -8296,6 +8315,10 @@ export interface operations {
                             grayscale: number;
                             /** @description Entropy of the gray histogram below 2.5 bits: blank, flat, mostly one colour */
                             low_information: number;
+                            /** @description mislabel_score at or above the threshold of the last LABEL_ERRORS run (POST …/label_errors); 0 before any run */
+                            mislabels: number;
+                            /** @description Far from their label's centroid, by the last LABEL_ERRORS run; 0 before any run */
+                            class_outliers: number;
                             /** @description Uploaded files that failed to decode (no media) */
                             corrupt: number;
                         };
@@ -8961,6 +8984,127 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Dataset not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "params/dataset_id must match format \"uuid\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDatasetLabelErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description How to score label errors (docs/curation.md, Label errors) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Nearest labelled neighbours each labelled media is compared with
+                     * @default 10
+                     */
+                    k?: number;
+                    /**
+                     * @description mislabel_score (share of the neighbours with another label) from which a media is a mislabel
+                     * @default 0.7
+                     */
+                    threshold?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    /** @description The started task, `/api/v1/tasks/{task_id}`: GET it to follow its status and progress */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "task_id": "3f1e2d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The LABEL_ERRORS task
+                         */
+                        task_id: string;
+                    };
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "You do not have permission to edit this dataset"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

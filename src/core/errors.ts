@@ -138,4 +138,6 @@ export const errors = {
 
   validation: (detail: string) => new AppError(422, detail),
   notReady: (why: string) => new AppError(503, why),
+  noLabels: (need: number) =>
+    new AppError(409, `Label errors need at least ${need} media with an image label; label media first (PUT /api/v1/dataset/{dataset_id}/media/label)`),
 } as const;

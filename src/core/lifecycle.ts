@@ -17,6 +17,7 @@ export const DATASET_OPERATIONS = [
   'dedup',
   'select_media',
   'find_leakage',
+  'find_label_errors',
 ] as const;
 export type DatasetOperation = (typeof DATASET_OPERATIONS)[number];
 
@@ -146,6 +147,8 @@ export const LIFECYCLE: Record<DatasetOperation, OperationRule> = {
   select_media: { from: ['READY', 'PARTIAL INDEX'], blockedBy: [...HEAD_REPLACERS, 'SELECTION'], task: 'SELECTION' },
   // Reads the head's index; its optional tags apply to the head as it is at the commit, as a propagation's labels do.
   find_leakage: { from: ['READY', 'PARTIAL INDEX'], blockedBy: HEAD_REPLACERS, task: 'LEAKAGE' },
+  // Reads the head and writes only scores, swapped in with a carried fork at its commit: edits go on meanwhile.
+  find_label_errors: { from: ['READY', 'PARTIAL INDEX'], blockedBy: [...HEAD_REPLACERS, 'LABEL_ERRORS'], task: 'LABEL_ERRORS' },
 };
 
 /** The statuses each operation may start from, and the running tasks that block it: the guard's columns of the table. */

@@ -15,6 +15,8 @@ export const TASK_TYPES = [
   'SELECTION',
   // Issue 29: near-duplicates across two datasets or two splits (docs/curation.md, Leakage); an extension like the one above.
   'LEAKAGE',
+  // Issue 29: label errors (mislabel and class-outlier scores) written with a new head version.
+  'LABEL_ERRORS',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

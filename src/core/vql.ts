@@ -31,6 +31,8 @@ export const ISSUE_TYPES = [
   'odd_size',
   'grayscale',
   'low_information',
+  'mislabels',
+  'class_outliers',
 ] as const;
 export type IssueType = (typeof ISSUE_TYPES)[number];
 

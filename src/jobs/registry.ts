@@ -11,6 +11,7 @@ import { labelPropagationJob } from './label-propagation.job.js';
 import { dedupJob } from './dedup.job.js';
 import { selectionJob } from './selection.job.js';
 import { leakageJob } from './leakage.job.js';
+import { labelErrorsJob } from './label-errors.job.js';
 import { mediaAdditionJob } from './media-addition.job.js';
 import { TASK_CHUNK_JOB, taskChunkJob } from './task-chunks.js';
 import { reindexJob } from './reindex.job.js';
@@ -83,6 +84,7 @@ const JOBS = {
   DEDUP: task(dedupJob),
   SELECTION: task(selectionJob),
   LEAKAGE: task(leakageJob),
+  LABEL_ERRORS: task(labelErrorsJob),
   [EXPORT_JOB]: payload((deps: ExportJobDeps) => (body, signal) => runExport(deps, (body as { exportId: string }).exportId, signal)),
   [TASK_CHUNK_JOB]: payload(taskChunkJob),
   [HEAD_SUMMARIES_JOB]: payload((deps: HeadSummariesJobDeps) => async (body) => {

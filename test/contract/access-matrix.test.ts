@@ -169,6 +169,8 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v1/dataset/{dataset_id}/dedup': { rule: 'dataset-write', ok: 200, request: () => ({ body: { scope: 'exact', keep: 'largest_resolution', dry_run: true } }) },
   // Access passes, then the unknown strategy is refused (422) and no task starts.
   'POST /api/v1/dataset/{dataset_id}/select': { rule: 'dataset-write', ok: 422, request: () => ({ body: { n: 1, strategy: 'nope' } }) },
+  // The fixture has at most one labelled media: access passes, then the analysis is refused (409) and nothing starts.
+  'POST /api/v1/dataset/{dataset_id}/label_errors': { rule: 'dataset-write', ok: 409, request: () => ({ body: { k: 10 } }) },
 
   // A file without a key column: access passes, then the file is refused (400) and nothing changes.
   'POST /api/v1/dataset/{dataset_id}/custom_metadata': {

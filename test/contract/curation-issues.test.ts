@@ -95,7 +95,7 @@ describe('issue 29 quality issues', () => {
     const unknown = await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?issue_type=sideways`);
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail).toBe(
-      'issue_type must be one of blur, dark, bright, outliers, duplicates, exact_duplicates, odd_aspect_ratio, odd_size, grayscale, low_information',
+      'issue_type must be one of blur, dark, bright, outliers, duplicates, exact_duplicates, odd_aspect_ratio, odd_size, grayscale, low_information, mislabels, class_outliers',
     );
     const corrupt = await server.api(owner.token, 'GET', `/api/v1/explore/${datasetId}?issue_type=corrupt`);
     expect(corrupt.status).toBe(422);

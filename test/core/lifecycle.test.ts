@@ -34,6 +34,7 @@ const STARTS: Record<DatasetOperation, { status: DatasetStatus | null; task: Tas
   dedup: { status: null, task: 'DEDUP', onCopy: false, keepsPrevious: false },
   select_media: { status: null, task: 'SELECTION', onCopy: false, keepsPrevious: false },
   find_leakage: { status: null, task: 'LEAKAGE', onCopy: false, keepsPrevious: false },
+  find_label_errors: { status: null, task: 'LABEL_ERRORS', onCopy: false, keepsPrevious: false },
 };
 
 const CHANGING: DatasetStatus[] = ['READ ONLY', 'INDEXING'];
@@ -90,6 +91,7 @@ const ENDS: Record<TaskType, { commit: StatusChange[]; stop: StatusChange[]; ret
   DEDUP: { commit: [], stop: [], retry: [], indexing: [] },
   SELECTION: { commit: [], stop: [], retry: [], indexing: [] },
   LEAKAGE: { commit: [], stop: [], retry: [], indexing: [] },
+  LABEL_ERRORS: { commit: [], stop: [], retry: [], indexing: [] },
 };
 
 function configOf(type: TaskType): Record<string, unknown> {

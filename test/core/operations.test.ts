@@ -25,6 +25,7 @@ const STARTS_FROM: Record<DatasetOperation, DatasetStatus[]> = {
   select_media: ['READY', 'PARTIAL INDEX'],
   // Issue 29: a leakage run reads the head's index.
   find_leakage: ['READY', 'PARTIAL INDEX'],
+  find_label_errors: ['READY', 'PARTIAL INDEX'],
 };
 
 const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
@@ -37,8 +38,8 @@ const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
   // Rule 1: creation, enrichment, media addition, re-indexing, label propagation, custom metadata import, restore.
   create_snapshot: ['DATASET_CREATION', 'ENRICHMENT', 'MEDIA_ADDITION', 'REINDEX', 'LABEL_PROPAGATION', 'CUSTOM_METADATA', 'SNAPSHOT_RESTORE', 'DEDUP', 'SELECTION'],
   // Rule 3: any major operation, including another restore or clone.
-  // (Issue 29's dedup, selection and leakage runs are tasks on the dataset like the others.)
-  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE', 'DEDUP', 'SELECTION', 'LEAKAGE'],
+  // (Issue 29's dedup, selection, leakage and label-errors runs are tasks on the dataset like the others.)
+  restore_snapshot: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'CUSTOM_METADATA', 'LABEL_PROPAGATION', 'SNAPSHOT_RESTORE', 'SNAPSHOT_CLONE', 'DEDUP', 'SELECTION', 'LEAKAGE', 'LABEL_ERRORS'],
   // Rule 4: a clone reads a sealed snapshot and blocks nothing; only the status table applies.
   clone_snapshot: [],
   // Edits are small versions on the head: only tasks that replace the head with a fork made earlier block them
@@ -55,6 +56,8 @@ const BLOCKERS: Record<DatasetOperation, TaskType[]> = {
   select_media: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'SNAPSHOT_RESTORE', 'SELECTION'],
   // Its tags apply to the head at its commit, like an edit's: only head replacers block it.
   find_leakage: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'SNAPSHOT_RESTORE'],
+  // Label errors only add scores at their commit, over the head as it is then: one run at a time, none beside a head replacer.
+  find_label_errors: ['DATASET_CREATION', 'MEDIA_ADDITION', 'REINDEX', 'ENRICHMENT', 'SNAPSHOT_RESTORE', 'LABEL_ERRORS'],
 };
 
 describe('checkOperation over every (operation, status, running task) pair', () => {

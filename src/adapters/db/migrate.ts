@@ -30,6 +30,7 @@ import * as m0040 from './migrations/0040-task-chunks.js';
 import * as m0041 from './migrations/0041-curation-issues.js';
 import * as m0047 from './migrations/0047-version-issues.js';
 import * as m0044 from './migrations/0044-leakage.js';
+import * as m0043 from './migrations/0043-label-errors.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0041-curation-issues': m0041,
   '0047-version-issues': m0047,
   '0044-leakage': m0044,
+  '0043-label-errors': m0043,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -154,6 +154,28 @@ export class VectorIndex {
     });
   }
 
+  /**
+   * Many queries (rows of one flat array) in one native call on `threads` threads; `limit` slots per query in the
+   * answer, keys -1 past each query's count. A mapped (view) index searches on several threads (label errors).
+   */
+  searchRows(queries: Float32Array, k: number, threads: number): { keys: Int32Array; limit: number } {
+    const rows = queries.length / this.dimensions;
+    const limit = Math.min(k, this.size);
+    const keys = new Int32Array(rows * limit).fill(-1);
+    if (limit === 0 || rows === 0) return { keys, limit };
+    if (rows === 1) {
+      const one = this.search(queries, limit);
+      keys.set(one.ordinals);
+      return { keys, limit };
+    }
+    const found = this.index.search(queries, limit, threads) as unknown as { keys: BigUint64Array; counts: ArrayLike<number | bigint> };
+    for (let q = 0; q < rows; q++) {
+      const count = Number(found.counts[q]);
+      for (let j = 0; j < count; j++) keys[q * limit + j] = Number(found.keys[q * limit + j]);
+    }
+    return { keys, limit };
+  }
+
   search(query: Float32Array, k: number): VectorMatches {
     const limit = Math.min(k, this.size);
     if (limit === 0) return { ordinals: new Int32Array(0), distances: new Float32Array(0) };

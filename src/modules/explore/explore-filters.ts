@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ExploreFilters, FieldFilter, IssueType } from '../../core/vql.js';
 import { type VersionIssue, hasFlag, oddAspectRatio, versionIssueIds } from './quality-issues.js';
+import { flaggedIds } from '../label-errors/label-errors.repo.js';
 
 /** The SQL of Explore's filters over `version_media vm join media m` (part of the Explore repo; other repos select by it too). */
 
@@ -17,6 +18,12 @@ const ON_MEDIA: Partial<Record<IssueType, (m: string) => RawBuilder<boolean>>> =
 /** An issue relative to the version's media, stored with the version (quality-issues.ts versionIssueIds). */
 const IN_VERSION: Partial<Record<IssueType, VersionIssue>> = { exact_duplicates: 'exact_duplicates', odd_size: 'odd_size' };
 
+/** An issue a label-errors run found: the flagged media of the run that applies to the version (label-errors.repo.ts). */
+const FROM_RUNS: Partial<Record<IssueType, (version: RawBuilder<unknown>) => RawBuilder<unknown>>> = {
+  mislabels: flaggedIds('is_mislabel'),
+  class_outliers: flaggedIds('is_class_outlier'),
+};
+
 const ON_ROW: Partial<Record<IssueType, RawBuilder<boolean>>> = {
   outliers: sql<boolean>`vm.is_outlier`,
   duplicates: sql<boolean>`vm.duplicate_group is not null`,
@@ -24,11 +31,13 @@ const ON_ROW: Partial<Record<IssueType, RawBuilder<boolean>>> = {
 
 /**
  * The media of the version having an issue, as a query of `id`: a media issue read from its partial index, a version
- * issue from its stored rows; undefined for an issue of the row (tested on `vm`).
+ * issue from its stored rows, a label error from its run's flagged scores; undefined for an issue of the row (tested on `vm`).
  */
 function idsOf(issue: IssueType, versionId: string): RawBuilder<unknown> | undefined {
   const onMedia = ON_MEDIA[issue];
   if (onMedia) return sql`select id from media where ${onMedia('')}`;
+  const fromRuns = FROM_RUNS[issue];
+  if (fromRuns) return fromRuns(sql`${versionId}::uuid`);
   const inVersion = IN_VERSION[issue];
   return inVersion && versionIssueIds(inVersion, sql`${versionId}::uuid`);
 }

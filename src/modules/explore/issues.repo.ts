@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { ISSUE_TYPES, type IssueType } from '../../core/vql.js';
 import { wideRows } from './explore-filters.js';
+import { flaggedIds } from '../label-errors/label-errors.repo.js';
 import { failedFiles, hasFlag, liveExactDuplicateIds, liveMedianArea, oddArea, oddAspectRatio } from './quality-issues.js';
 
 export type IssueCounts = Record<IssueType, number> & { n_media: number; median_area: number | null };
@@ -23,10 +24,20 @@ export class IssuesRepo {
   async counts(versionId: string): Promise<IssueCounts> {
     const { rows } = await sql<{ n_media: number; median_area: number | null; counts: Record<IssueType, number> }>`select n_media, median_area, counts
       from version_issues where version_id = ${versionId}::uuid`.execute(this.db);
+    // Label errors come from their run, not the version's rows: counted from the run's flagged scores, by index.
+    const runs = await this.labelErrorCounts(versionId);
     // A type the stored counts lack (added after they were written, or not counted by issue-summaries.ts) is counted live.
     const stored = rows[0];
-    if (!stored || ISSUE_TYPES.some((t) => !(t in stored.counts))) return this.liveCounts(versionId);
-    return { ...stored.counts, n_media: stored.n_media, median_area: stored.median_area };
+    if (!stored || ISSUE_TYPES.some((t) => !(t in stored.counts) && !(t in runs))) return { ...(await this.liveCounts(versionId)), ...runs };
+    return { ...stored.counts, ...runs, n_media: stored.n_media, median_area: stored.median_area };
+  }
+
+  private async labelErrorCounts(versionId: string): Promise<Pick<IssueCounts, 'mislabels' | 'class_outliers'>> {
+    const version = sql`${versionId}::uuid`;
+    const { rows } = await sql<Pick<IssueCounts, 'mislabels' | 'class_outliers'>>`select
+        (select count(*)::int from (${flaggedIds('is_mislabel')(version)}) e) as mislabels,
+        (select count(*)::int from (${flaggedIds('is_class_outlier')(version)}) e) as class_outliers`.execute(this.db);
+    return rows[0]!;
   }
 
   /**

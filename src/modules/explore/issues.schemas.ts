@@ -22,6 +22,8 @@ export const IssuesResponse = Type.Object({
       odd_size: Count('Area below 64×64 px, below 1/16 of the median area, or above 16 times it'),
       grayscale: Count('No colour: 99th percentile of the channel spread at most 12'),
       low_information: Count('Entropy of the gray histogram below 2.5 bits: blank, flat, mostly one colour'),
+      mislabels: Count('mislabel_score at or above the threshold of the last LABEL_ERRORS run (POST …/label_errors); 0 before any run'),
+      class_outliers: Count("Far from their label's centroid, by the last LABEL_ERRORS run; 0 before any run"),
       corrupt: Count('Uploaded files that failed to decode (no media)'),
     },
     { description: 'Media per issue type (docs/curation.md); each but corrupt is an Explore issue_type' },

@@ -14,6 +14,7 @@ import { exportColumns, fieldColumn } from './metadata/columns.js';
 import { versionRowsOf } from '../versions/cluster-summaries.js';
 import { aspectRatio, isExactDuplicate, medianArea, oddArea, oddAspectRatio, sizeRatio } from '../explore/quality-issues.js';
 import { CUSTOM_FIELDS, TAGS_AND_LABELS, layerRows } from '../versions/version-annotations.js';
+import { currentScores } from '../label-errors/label-errors.repo.js';
 
 /** What a custom field's JSON value becomes in its column: text as is, a list as its JSON text. */
 const FIELD_VALUE: Record<FieldType, (field: RawBuilder<unknown>) => RawBuilder<unknown>> = {
@@ -84,6 +85,11 @@ export async function columnsQuery(
     is_odd_aspect_ratio: sql`is_odd_aspect_ratio`,
     is_odd_size: sql`is_odd_size`,
     is_exact_duplicate: sql`is_exact_duplicate`,
+    mislabel_score: sql`mislabel_score`,
+    suggested_label: sql`suggested_label`,
+    class_outlier_score: sql`class_outlier_score`,
+    is_mislabel: sql`coalesce(is_mislabel, false)`,
+    is_class_outlier: sql`coalesce(is_class_outlier, false)`,
     captured_at: sql`captured_at`,
     video_id: sql`parent_media_id`,
     frame_timestamp: sql`frame_timestamp`,
@@ -120,11 +126,13 @@ export async function columnsQuery(
         m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp,
         w.uniqueness_score, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4, w.duplicate_group, w.is_outlier,
         w.caption, w.objects, w.enrichment -> 'ocr' ->> 'text' as ocr_text, ${safeName(sql.ref('m.file_name'))} as safe_name,
-        coalesce(a.tags, '{}') as tags, a.label, coalesce(f.custom_fields, '{}') as custom_fields
+        coalesce(a.tags, '{}') as tags, a.label, coalesce(f.custom_fields, '{}') as custom_fields,
+        le.mislabel_score, le.suggested_label, le.class_outlier_score, le.is_mislabel, le.is_class_outlier
       from ${await versionRowsOf(db, versionId, true)} w join media m on m.id = w.media_id
       cross join (select ${medianArea(version)} as area) md
       left join ${annotations} a on a.media_id = w.media_id
       left join ${fields} f on f.media_id = w.media_id
+      left join (select * from ${currentScores(version)} x where ${inPart(sql.ref('x.media_id'))}) le on le.media_id = w.media_id
       where ${picked} and ${inPart(sql.ref('w.media_id'))} and ${inPart(sql.ref('m.id'))}) named`;
   const compiled = query.compile(db);
   if (compiled.parameters.length > 0) throw new Error('a COPY query must carry its values inline');

@@ -3,6 +3,7 @@ import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { StoredObject } from '../../adapters/db/schema.js';
 import type { FieldType } from '../../core/custom-fields.js';
 import { isExactDuplicate, medianArea, oddArea, sizeRatio } from '../explore/quality-issues.js';
+import { currentScores } from '../label-errors/label-errors.repo.js';
 
 /** One exported media item as read from the version: the facts the metadata files and the archive need. */
 export interface ExportItem {
@@ -34,6 +35,12 @@ export interface ExportItem {
   size_ratio: number | null;
   is_odd_size: boolean;
   is_exact_duplicate: boolean;
+  /** Label errors of the run that applies to the version (label-errors.repo.ts currentScores); absent or null without one. */
+  mislabel_score?: number | null;
+  suggested_label?: string | null;
+  class_outlier_score?: number | null;
+  is_mislabel?: boolean;
+  is_class_outlier?: boolean;
   captured_at: string | null;
   video_id: string | null;
   /** The file name of a frame's video. */
@@ -115,13 +122,17 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
         case when m.parent_media_id is not null then (select v.file_name from media v where v.id = m.parent_media_id) end as video_name,
         vm.uniqueness_score, vm.nn_similarity, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4,
         vm.duplicate_group, vm.is_outlier, vm.tags, vm.label, vm.custom_fields, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
-        ${safeName(sql.ref('m.file_name'))} as safe_name
+        ${safeName(sql.ref('m.file_name'))} as safe_name,
+        le.mislabel_score, le.suggested_label, le.class_outlier_score, coalesce(le.is_mislabel, false) as is_mislabel,
+        coalesce(le.is_class_outlier, false) as is_class_outlier
       from picked p join media m on m.id = p.media_id cross join median md
-      join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id)
+      join version_media vm on vm.version_id = ${versionId}::uuid and vm.media_id = m.id
+      left join ${currentScores(version)} le on le.media_id = m.id)
     select id as media_id, media_type,
       case when count(*) over (partition by lower(safe_name)) = 1 then safe_name else ${clashFreeName(safe, sql.ref('id'))} end as image_filename,
       file_name, blob_hash, size as file_size, width, height, uniqueness_score, nn_similarity, cluster_l0, cluster_l1, cluster_l2, cluster_l3, cluster_l4,
-      duplicate_group, is_outlier, quality_flags, blur, brightness, color_spread, entropy, pixel_hash, size_ratio, is_odd_size, is_exact_duplicate, captured_at,
+      duplicate_group, is_outlier, quality_flags, blur, brightness, color_spread, entropy, pixel_hash, size_ratio, is_odd_size, is_exact_duplicate,
+      mislabel_score, suggested_label, class_outlier_score, is_mislabel, is_class_outlier, captured_at,
       parent_media_id as video_id, video_name, frame_timestamp, tags, label, custom_fields, created_at, caption, objects, ocr_text
     from named order by lower(safe_name), id`;
 }

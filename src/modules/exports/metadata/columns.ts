@@ -39,6 +39,12 @@ export interface MetadataRow {
   is_odd_aspect_ratio: boolean;
   is_odd_size: boolean;
   is_exact_duplicate: boolean;
+  /** Label errors (the last LABEL_ERRORS run; null before one, or where the label changed since). */
+  mislabel_score: number | null;
+  suggested_label: string | null;
+  class_outlier_score: number | null;
+  is_mislabel: boolean;
+  is_class_outlier: boolean;
   captured_at: string | null;
   video_id: string | null;
   frame_timestamp: number | null;
@@ -95,6 +101,11 @@ export const COLUMN_TYPES: Record<keyof MetadataRow, ParquetColumnType> = {
   is_odd_aspect_ratio: 'BOOLEAN',
   is_odd_size: 'BOOLEAN',
   is_exact_duplicate: 'BOOLEAN',
+  mislabel_score: 'DOUBLE',
+  suggested_label: 'VARCHAR',
+  class_outlier_score: 'DOUBLE',
+  is_mislabel: 'BOOLEAN',
+  is_class_outlier: 'BOOLEAN',
   captured_at: 'TIMESTAMPTZ',
   video_id: 'VARCHAR',
   frame_timestamp: 'DOUBLE',
@@ -171,6 +182,11 @@ export function metadataRow(item: ExportItem, includeImages: boolean, fields: re
     is_odd_aspect_ratio: isOddAspectRatio(item.width, item.height),
     is_odd_size: item.is_odd_size,
     is_exact_duplicate: item.is_exact_duplicate,
+    mislabel_score: item.mislabel_score ?? null,
+    suggested_label: item.suggested_label ?? null,
+    class_outlier_score: item.class_outlier_score ?? null,
+    is_mislabel: item.is_mislabel ?? false,
+    is_class_outlier: item.is_class_outlier ?? false,
     captured_at: item.captured_at,
     video_id: item.video_id,
     frame_timestamp: item.frame_timestamp,

@@ -53,6 +53,8 @@ export function metadataItems(row: ExportRow, item: ExportItem): MetadataItem[] 
   if (row.is_low_information) out.push(issue('low_information', 1));
   if (row.is_odd_aspect_ratio) out.push(issue('odd_aspect_ratio', 1));
   if (row.is_odd_size) out.push(issue('odd_size', 1));
+  if (row.is_mislabel) out.push(issue('mislabels', row.mislabel_score ?? 1, { suggested_label: row.suggested_label }));
+  if (row.is_class_outlier) out.push(issue('class_outliers', row.class_outlier_score ?? 1));
   for (const tag of row.tags) out.push({ type: 'user_tag', properties: { tag_name: tag } });
   if (row.label !== null) out.push({ type: 'image_label', properties: { category_name: row.label, source: 'User' } });
   if (row.caption !== null) out.push(caption(row.caption));

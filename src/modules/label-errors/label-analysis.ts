@@ -1,0 +1,141 @@
+import type { VectorIndex } from '../../adapters/vectors/usearch-index.js';
+import { centroidDistances, classOutliers, classSums, mislabelScores, reaches } from '../../core/label-errors.js';
+import type { LabelledVectors } from './label-errors.repo.js';
+
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
+
+/** Up to this many labelled items, neighbours are found exactly (all pairs); above, through the version's ANN index. */
+export const EXACT_NEIGHBOURS_UP_TO = 2000;
+
+/**
+ * Queries per native search call, with the event loop let go in between: the task runs in the worker's process, whose
+ * database connections time out (and HTTP stalls) when one call holds the thread for long. Measured: 8,192 queries at
+ * 100k under load held it past PostgreSQL's one-minute authentication timeout.
+ */
+const QUERY_CHUNK = 1024;
+
+/** Rows of the exact search between two yields. */
+const EXACT_ROWS = 64;
+
+/** The widest search for labelled neighbours among unlabelled ones (a version mostly unlabelled needs many matches). */
+const MAX_MATCHES = 256;
+
+export interface LabelAnalysis {
+  score: Float32Array;
+  suggested: Int32Array;
+  outlierDistance: Float32Array;
+  outlier: Uint8Array;
+  mislabel: Uint8Array;
+  exact: boolean;
+}
+
+export interface AnalysisOptions {
+  k: number;
+  threshold: number;
+  threads: number;
+  signal: AbortSignal;
+  onProgress: (fraction: number, message: string) => Promise<void>;
+}
+
+/** Rows [start, end) of one-byte vectors as unit f32 rows. */
+function unitRows(q8: Int8Array, d: number, start: number, end: number): Float32Array {
+  const out = new Float32Array((end - start) * d);
+  for (let r = 0; r < end - start; r++) {
+    let norm = 0;
+    for (let x = 0; x < d; x++) norm += q8[(start + r) * d + x]! ** 2;
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let x = 0; x < d; x++) out[r * d + x] = q8[(start + r) * d + x]! * scale;
+  }
+  return out;
+}
+
+/** Every item's k nearest labelled items by brute force (cosine on the one-byte rows). */
+async function exactNeighbours(items: LabelledVectors, d: number, k: number, signal: AbortSignal): Promise<Int32Array> {
+  const n = items.classOf.length;
+  const unit = unitRows(items.q8, d, 0, n);
+  const out = new Int32Array(n * k).fill(-1);
+  const sims = new Float32Array(n * k).fill(-Infinity);
+  for (let i = 0; i < n; i++) {
+    if (i % EXACT_ROWS === 0) {
+      await yieldToEvents();
+      signal.throwIfAborted();
+    }
+    for (let o = 0; o < n; o++) {
+      if (o === i) continue;
+      let dot = 0;
+      for (let x = 0; x < d; x++) dot += unit[i * d + x]! * unit[o * d + x]!;
+      if (dot <= sims[i * k + k - 1]!) continue;
+      let p = k - 1;
+      while (p > 0 && sims[i * k + p - 1]! < dot) {
+        sims[i * k + p] = sims[i * k + p - 1]!;
+        out[i * k + p] = out[i * k + p - 1]!;
+        p--;
+      }
+      sims[i * k + p] = dot;
+      out[i * k + p] = o;
+    }
+  }
+  return out;
+}
+
+/**
+ * Every item's k nearest labelled items through the version's ANN index (its keys are ordinals, of every embedded
+ * media): each item asks for enough matches that k of them are likely labelled, and the unlabelled ones and itself
+ * are dropped. Native batch search on `threads` threads.
+ */
+async function indexNeighbours(items: LabelledVectors, d: number, index: VectorIndex, options: AnalysisOptions): Promise<Int32Array> {
+  const { k, threads, signal } = options;
+  const n = items.classOf.length;
+  const positionOf = new Int32Array(index.size).fill(-1);
+  for (let i = 0; i < n; i++) if (items.ordinals[i]! >= 0 && items.ordinals[i]! < index.size) positionOf[items.ordinals[i]!] = i;
+  const share = Math.max(n / Math.max(1, index.size), 1 / MAX_MATCHES);
+  const ask = Math.min(MAX_MATCHES, Math.ceil((k + 1) / share) + (share < 1 ? k : 0));
+  const out = new Int32Array(n * k).fill(-1);
+  for (let start = 0; start < n; start += QUERY_CHUNK) {
+    signal.throwIfAborted();
+    const end = Math.min(n, start + QUERY_CHUNK);
+    const { keys, limit } = index.searchRows(unitRows(items.q8, d, start, end), ask, threads);
+    for (let r = 0; r < end - start; r++) {
+      const i = start + r;
+      let filled = 0;
+      for (let j = 0; j < limit && filled < k; j++) {
+        const key = keys[r * limit + j]!;
+        if (key < 0) break;
+        const o = positionOf[key]!;
+        if (o < 0 || o === i) continue;
+        out[i * k + filled++] = o;
+      }
+    }
+    await yieldToEvents();
+    if (end % (8 * QUERY_CHUNK) === 0 || end === n) await options.onProgress((0.8 * end) / n, `Label errors: neighbours of ${end} of ${n} labelled media`);
+  }
+  return out;
+}
+
+/** The whole analysis: neighbours, mislabel scores, class centroids and their outliers. */
+export async function analyseLabels(items: LabelledVectors, d: number, index: VectorIndex | null, options: AnalysisOptions): Promise<LabelAnalysis> {
+  const n = items.classOf.length;
+  const nClasses = items.labels.length;
+  const exact = n <= EXACT_NEIGHBOURS_UP_TO || index === null;
+  const neighbours = exact ? await exactNeighbours(items, d, options.k, options.signal) : await indexNeighbours(items, d, index, options);
+  const { score, suggested } = mislabelScores(items.classOf, neighbours, options.k, nClasses);
+  await options.onProgress(0.85, `Label errors: distances of ${n} media from their class centroids`);
+  const sums = new Float64Array(nClasses * d);
+  for (let start = 0; start < n; start += QUERY_CHUNK) {
+    const end = Math.min(n, start + QUERY_CHUNK);
+    const part = classSums(unitRows(items.q8, d, start, end), d, items.classOf.subarray(start, end), nClasses);
+    for (let x = 0; x < sums.length; x++) sums[x] = sums[x]! + part[x]!;
+    await yieldToEvents();
+  }
+  const distance = new Float32Array(n);
+  for (let start = 0; start < n; start += QUERY_CHUNK) {
+    options.signal.throwIfAborted();
+    const end = Math.min(n, start + QUERY_CHUNK);
+    centroidDistances(unitRows(items.q8, d, start, end), d, items.classOf, sums, nClasses, distance, start);
+    await yieldToEvents();
+  }
+  const outliers = classOutliers(distance, items.classOf, nClasses);
+  const mislabel = new Uint8Array(n);
+  for (let i = 0; i < n; i++) mislabel[i] = reaches(score[i]!, options.threshold) ? 1 : 0;
+  return { score, suggested, outlierDistance: distance, outlier: outliers.flagged, mislabel, exact };
+}

@@ -1,0 +1,169 @@
+import { addAbortSignal, pipeline } from 'node:stream';
+import { type RawBuilder, sql } from 'kysely';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import copyBinary, { type FieldMapping } from 'pg-copy-streams-binary';
+import type { Db } from '../../adapters/db/database.js';
+import { quantizeRows } from '../../adapters/vectors/forest-graph.js';
+import { bytesInto, bytesToVector } from '../../adapters/vectors/vector-bytes.js';
+import { centreOne } from '../indexing/compute-index.js';
+import { versionRowsOf } from '../versions/cluster-summaries.js';
+import { TAGS_AND_LABELS, layerRows } from '../versions/version-annotations.js';
+
+/** The labelled, embedded media of a version, centred as its index centres them, one byte per dimension. */
+export interface LabelledVectors {
+  mediaIds: string[];
+  /** Class number of each item (an index into `labels`). */
+  classOf: Int32Array;
+  labels: string[];
+  /** Each item's position in the version's ANN index (-1: not in it). */
+  ordinals: Int32Array;
+  /** Centred unit vectors, each row at its own scale (quantizeRows). */
+  q8: Int8Array;
+}
+
+export interface VersionIndexFacts {
+  model: string;
+  dimensions: number;
+  itemCount: number;
+  mean: Float32Array;
+  annBlobHash: string | null;
+}
+
+/** One chunk of results to store: parallel arrays, one entry per media. */
+export interface ScoreRows {
+  mediaIds: string[];
+  labels: string[];
+  scores: Array<number | null>;
+  suggested: Array<string | null>;
+  outlierScores: Array<number | null>;
+  mislabels: boolean[];
+  outliers: boolean[];
+}
+
+const ROW: FieldMapping[] = [
+  { key: 'media_id', type: 'text' },
+  { key: 'label', type: 'text' },
+  { key: 'ordinal', type: 'int4' },
+  { key: 'vector', type: 'bytea' },
+];
+
+/**
+ * The run of label errors that applies to a version: the newest of its dataset's committed runs made no later than
+ * the version (the run's own version, and the edits made after it), as a scalar subquery. `version` may be inline.
+ */
+export const runOf = (version: RawBuilder<unknown>) =>
+  sql`(select r.id from label_error_runs r join versions v on v.id = ${version}
+    where r.dataset_id = v.dataset_id and r.version_id is not null and r.created_at <= v.created_at order by r.created_at desc limit 1)`;
+
+/**
+ * The scores of the run that applies to the version, kept only where the media still has the label that was scored:
+ * a media relabelled since has no score (its old label's neighbours said nothing about the new one).
+ */
+export const currentScores = (version: RawBuilder<unknown>) =>
+  sql`(select s.* from label_error_scores s join version_annotations va on va.version_id = ${version} and va.media_id = s.media_id and va.label = s.label
+    where s.run_id = ${runOf(version)})`;
+
+/** Ids of the version's media flagged `mislabels` (or `class_outliers`) by the run that applies to it. */
+export const flaggedIds = (flag: 'is_mislabel' | 'is_class_outlier') => (version: RawBuilder<unknown>) =>
+  sql`select s.media_id from ${currentScores(version)} s where s.${sql.ref(flag)}`;
+
+/** The SQL of label errors: what a run reads (labelled vectors) and writes (runs and scores). */
+export class LabelErrorsRepo {
+  constructor(
+    private readonly db: Db,
+    private readonly pool: pg.Pool,
+  ) {}
+
+  async versionIndex(versionId: string): Promise<VersionIndexFacts | null> {
+    const row = await this.db.selectFrom('version_indexes').selectAll().where('version_id', '=', versionId).executeTakeFirst();
+    if (!row) return null;
+    return { model: row.model, dimensions: row.dimensions, itemCount: row.item_count, mean: bytesToVector(row.mean), annBlobHash: row.ann_blob_hash };
+  }
+
+  /** How many media of the version have a label (stops counting at `cap`). */
+  async countLabelled(db: Db, versionId: string, cap = 2): Promise<number> {
+    const labels = await layerRows(db, TAGS_AND_LABELS, versionId);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from (select 1 from ${labels} a where a.label is not null limit ${cap}) s`.execute(db);
+    return rows[0]!.n;
+  }
+
+  /**
+   * The version's labelled media that have an embedding of the model, in media-id order, read by one binary COPY and
+   * centred on the index's mean as they arrive: memory holds one byte per dimension and the ids, never a row object.
+   */
+  async labelledVectors(versionId: string, index: VersionIndexFacts, signal: AbortSignal, onRows: (n: number) => Promise<void>): Promise<LabelledVectors> {
+    const d = index.dimensions;
+    const labels = await layerRows(this.db, TAGS_AND_LABELS, versionId, true);
+    const query = sql`select a.media_id::text, a.label, w.ordinal, e.vector from ${labels} a
+      join ${await versionRowsOf(this.db, versionId, true)} w on w.media_id = a.media_id
+      join media_embeddings e on e.media_id = a.media_id and e.model = ${sql.lit(index.model)}
+      where a.label is not null order by a.media_id`.compile(this.db).sql;
+    const mediaIds: string[] = [];
+    const classes = new Map<string, number>();
+    let classOf: Int32Array = new Int32Array(1024);
+    let ordinals: Int32Array = new Int32Array(1024);
+    let q8: Int8Array = new Int8Array(1024 * d);
+    const row = new Float32Array(d);
+    signal.throwIfAborted();
+    const client = await this.pool.connect();
+    let failed = false;
+    try {
+      const copy = client.query(copyTo(`copy (${query}) to stdout (format binary)`));
+      const rows = addAbortSignal(signal, pipeline(copy, copyBinary.rowReader({ mapping: ROW }), () => {}));
+      for await (const r of rows as AsyncIterable<{ media_id: string; label: string; ordinal: number | null; vector: Buffer }>) {
+        if (r.vector.byteLength !== d * 4) throw new Error(`embedding of ${r.media_id} does not have ${d} dimensions`);
+        const i = mediaIds.length;
+        if (i === classOf.length) {
+          classOf = grow(classOf, 2 * i);
+          ordinals = grow(ordinals, 2 * i);
+          q8 = grow(q8, 2 * i * d);
+        }
+        let c = classes.get(r.label);
+        if (c === undefined) classes.set(r.label, (c = classes.size));
+        classOf[i] = c;
+        ordinals[i] = r.ordinal ?? -1;
+        bytesInto(r.vector, row, 0);
+        quantizeRows(centreOne(row, index.mean), d, q8.subarray(i * d, (i + 1) * d));
+        mediaIds.push(r.media_id);
+        if (mediaIds.length % 20_000 === 0) await onRows(mediaIds.length);
+      }
+    } catch (err) {
+      failed = true;
+      throw signal.aborted ? signal.reason : err;
+    } finally {
+      // A COPY cut short leaves the connection mid-protocol: it is dropped, not reused.
+      client.release(failed);
+    }
+    const n = mediaIds.length;
+    return { mediaIds, classOf: classOf.slice(0, n), labels: [...classes.keys()], ordinals: ordinals.slice(0, n), q8: q8.slice(0, n * d) };
+  }
+
+  /** A run not yet committed (no version): its scores are written beside it, invisible until the commit names its version. */
+  async startRun(datasetId: string, taskId: string, k: number, threshold: number): Promise<string> {
+    await sql`delete from label_error_runs where task_id = ${taskId}::uuid and version_id is null`.execute(this.db);
+    const { rows } = await sql<{ id: string }>`insert into label_error_runs (dataset_id, task_id, k, threshold, version_id)
+      values (${datasetId}::uuid, ${taskId}::uuid, ${k}, ${threshold}, null) returning id`.execute(this.db);
+    return rows[0]!.id;
+  }
+
+  async writeScores(runId: string, rows: ScoreRows): Promise<void> {
+    await sql`insert into label_error_scores (run_id, media_id, label, mislabel_score, suggested_label, class_outlier_score, is_mislabel, is_class_outlier)
+      select ${runId}::uuid, r.* from unnest(${rows.mediaIds}::uuid[], ${rows.labels}::text[], ${rows.scores}::real[], ${rows.suggested}::text[],
+        ${rows.outlierScores}::real[], ${rows.mislabels}::boolean[], ${rows.outliers}::boolean[]) r`.execute(this.db);
+  }
+
+  /** The commit: the run applies from the version just forked (same transaction, so the same created_at). */
+  async commitRun(trx: Db, runId: string, versionId: string): Promise<{ mislabels: number; class_outliers: number; scored: number }> {
+    await sql`update label_error_runs r set version_id = v.id, created_at = v.created_at from versions v where r.id = ${runId}::uuid and v.id = ${versionId}::uuid`.execute(trx);
+    const { rows } = await sql<{ mislabels: number; class_outliers: number; scored: number }>`select count(*) filter (where is_mislabel)::int as mislabels,
+      count(*) filter (where is_class_outlier)::int as class_outliers, count(*)::int as scored from label_error_scores where run_id = ${runId}::uuid`.execute(trx);
+    return rows[0]!;
+  }
+}
+
+function grow<T extends Int32Array | Int8Array>(a: T, length: number): T {
+  const next = new (a.constructor as new (n: number) => T)(length);
+  next.set(a);
+  return next;
+}
