@@ -3,7 +3,7 @@
  * UI state ↔ the page's URL search params ↔ the Explore API's query (and a saved view's query).
  */
 
-export const ISSUES = ['duplicates', 'exact_duplicates', 'outliers', 'blur', 'dark', 'bright', 'grayscale', 'low_information', 'odd_aspect_ratio', 'odd_size'] as const;
+export const ISSUES = ['duplicates', 'exact_duplicates', 'outliers', 'blur', 'dark', 'bright', 'grayscale', 'low_information', 'odd_aspect_ratio', 'odd_size', 'mislabels', 'class_outliers'] as const;
 export type Issue = (typeof ISSUES)[number];
 
 /** Each issue type in the words the page shows. */
@@ -18,6 +18,8 @@ export const ISSUE_WORDS: Record<Issue, string> = {
   low_information: 'Low information',
   odd_aspect_ratio: 'Odd aspect ratio',
   odd_size: 'Odd size',
+  mislabels: 'Mislabels',
+  class_outliers: 'Class outliers',
 };
 export type EntityType = 'IMAGES' | 'OBJECTS';
 export type SortBy = 'size' | 'uniqueness' | 'relevance';
