@@ -24,6 +24,7 @@ import { ingestionRoutes } from './modules/ingestion/ingestion.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { exploreRoutes } from './modules/explore/explore.routes.js';
 import { issuesRoutes } from './modules/explore/issues.routes.js';
+import { mapRoutes } from './modules/map/map.routes.js';
 import { addMediaRoutes } from './modules/add-media/add-media.routes.js';
 import { annotationsRoutes } from './modules/annotations/annotations.routes.js';
 import { customMetadataRoutes } from './modules/custom-metadata/custom-metadata.routes.js';
@@ -140,5 +141,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   notificationStreamRoutes(app, { notifications: deps.services.notifications });
   exploreRoutes(app, { explore: deps.services.explore, views: deps.services.views, media, publicUrl: deps.publicUrl, maxFileBytes: deps.services.ingestion.limits.maxFileBytes });
   issuesRoutes(app, { issues: deps.services.issues });
+  mapRoutes(app, { map: deps.services.map });
   return app;
 }

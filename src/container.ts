@@ -51,6 +51,8 @@ import { S3MediaProbe } from './modules/add-media/remote-media.js';
 import { ExploreService } from './modules/explore/explore.service.js';
 import { IssuesRepo } from './modules/explore/issues.repo.js';
 import { IssuesService } from './modules/explore/issues.service.js';
+import { MapRepo } from './modules/map/map.repo.js';
+import { MapService } from './modules/map/map.service.js';
 import { ViewsRepo } from './modules/views/views.repo.js';
 import { ViewsService } from './modules/views/views.service.js';
 import { NotificationsRepo } from './modules/notifications/notifications.repo.js';
@@ -83,6 +85,7 @@ export interface Services {
   media: MediaService;
   explore: ExploreService;
   issues: IssuesService;
+  map: MapService;
   addMedia: AddMediaService;
   snapshots: SnapshotsService;
   views: ViewsService;
@@ -156,6 +159,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const images = shared.images ?? new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
   const issues = new IssuesService(new IssuesRepo(db), datasets);
+  const map = new MapService(new MapRepo(db), datasets);
   const addMediaRepo = new AddMediaRepo(db);
   const localRoots = await Promise.all(config.addMedia.localRoots.map((root) => realpath(root).catch(() => root)));
   const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, lifecycle, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv, log), {
@@ -288,7 +292,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     lifecycle,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc, exports: exportsRepo, customMetadata: customMetadataRepo },
     services: {
-      ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
+      ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, map, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
       downloads: { blobs, proxy: config.blobs.proxy },
     },
     jobDeps,

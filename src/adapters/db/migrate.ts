@@ -28,6 +28,7 @@ import * as m0038 from './migrations/0038-field-set-values-index.js';
 import * as m0039 from './migrations/0039-nodes.js';
 import * as m0040 from './migrations/0040-task-chunks.js';
 import * as m0041 from './migrations/0041-curation-issues.js';
+import * as m0045 from './migrations/0045-embedding-map.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0039-nodes': m0039,
   '0040-task-chunks': m0040,
   '0041-curation-issues': m0041,
+  '0045-embedding-map': m0045,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

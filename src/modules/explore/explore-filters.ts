@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ExploreFilters, FieldFilter, IssueType } from '../../core/vql.js';
 import { exactDuplicateIds, hasFlag, oddAspectRatio, oddSizeIds } from './quality-issues.js';
+import { mapFilterSql } from '../map/map-rows.js';
 
 /** The SQL of Explore's filters over `version_media vm join media m` (part of the Explore repo; other repos select by it too). */
 
@@ -114,6 +115,7 @@ export function filtersSql(f: ExploreFilters, versionId?: string): RawBuilder<bo
     );
   }
   for (const field of f.fields) parts.push(fieldRowSql(field, versionId));
+  for (const polygon of f.mapPolygons) parts.push(mapFilterSql(polygon, versionId));
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
