@@ -189,7 +189,8 @@ function sampleOf(n: number, size: number, rng: Rng): Int32Array {
 function fitUmap(vectors: Float32Array, d: number, s: number, threads: number, rng: Rng): { x: Float64Array; y: Float64Array; nearestDistance: number } {
   const x = new Float64Array(s);
   const y = new Float64Array(s);
-  const k = Math.min(MAP_NEIGHBOURS, s - 1);
+  // A small set gets fewer neighbours (itself included): with k near s every item is every other's neighbour and the layout says nothing.
+  const k = Math.min(MAP_NEIGHBOURS, s - 1, Math.max(2, Math.floor(s / 3)));
   if (k < 2) {
     for (let i = 0; i < s; i++) x[i] = i;
     return { x, y, nearestDistance: 0.05 };
