@@ -213,6 +213,8 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
   'GET /api/v1/dataset/{dataset_id}/map': {
     bounds: { min_x: 0, min_y: 0, max_x: 1, max_y: 0.87 },
     total: 1243,
+    sample: 1243,
+    seconds: { umap: 0.41, placement: 0 },
     threshold: 2,
     clusters: ['c4a1f0e2-7b3d-5e9f-8a21-0d6c5b4e3f21', '5d2e8f10-3c4b-5a6d-9e7f-1a2b3c4d5e6f'],
     points: { media_id: [MEDIA, '0b9c4a7e-1f2d-4e3c-8b5a-6d7e8f9a0b1c'], x: [0.4123, 0.4131], y: [0.2871, 0.6602], cluster: [0, 1] },

@@ -28,6 +28,8 @@ export const MapQuery = Type.Object({
 export const MapResponse = Type.Object({
   bounds: Bounds,
   total: Type.Integer({ minimum: 0, description: 'Points on the whole map (rectangle or not)' }),
+  sample: Type.Integer({ minimum: 0, description: 'Media UMAP was fitted on at index time; the others were placed from their neighbours' }),
+  seconds: Type.Object({ umap: Type.Number(), placement: Type.Number() }, { description: 'What making the map took at index time' }),
   threshold: Type.Integer(),
   clusters: Type.Array(Type.String({ format: 'uuid' }), { description: "The page's distinct cluster ids at the threshold, each listed once" }),
   points: Type.Object(

@@ -9,6 +9,8 @@ import type { MapPointRows, MapRepo } from './map.repo.js';
 export interface MapPage {
   bounds: MapBounds;
   total: number;
+  sample: number;
+  seconds: { umap: number; placement: number };
   threshold: number;
   clusters: string[];
   points: { media_id: string[]; x: number[]; y: number[]; cluster: number[] };
@@ -50,7 +52,7 @@ export class MapService {
     const { versionId, map } = await this.mapOf(principal, datasetId);
     const rect = queryRect(q);
     const rows = await this.repo.points(versionId, q.threshold, rect, q.cursor ?? null, q.limit);
-    return { bounds: map.bounds, total: map.points, threshold: q.threshold, ...compact(rows), next_cursor: rows.media_id.length === q.limit ? rows.media_id.at(-1)! : null };
+    return { bounds: map.bounds, total: map.points, sample: map.sample, seconds: map.seconds, threshold: q.threshold, ...compact(rows), next_cursor: rows.media_id.length === q.limit ? rows.media_id.at(-1)! : null };
   }
 
   async selection(principal: Principal, datasetId: string, body: SelectionBody): Promise<MapSelection> {
