@@ -62,13 +62,13 @@ export type RowReader = (i: number, out: Float32Array) => void;
  * whose component holds no sampled item starts at its nearest sampled item. A small deterministic jitter keeps
  * duplicates from stacking. O(S² d) native + O(S × epochs) for UMAP, O(n k) for the rest.
  */
-export function computeMap(n: number, d: number, readRow: RowReader, graph: NeighbourGraph, threads: number): EmbeddingMap {
+export function computeMap(n: number, d: number, readRow: RowReader, graph: NeighbourGraph, threads: number, sampleSize = MAP_SAMPLE): EmbeddingMap {
   const x = new Float32Array(n);
   const y = new Float32Array(n);
   if (n === 0) return { x, y, sample: 0, jitter: 0, bounds: { min_x: 0, min_y: 0, max_x: 0, max_y: 0 }, seconds: { umap: 0, placement: 0 } };
   let t = performance.now();
   const rng = new Rng(MAP_SEED);
-  const sample = sampleOf(n, Math.min(n, MAP_SAMPLE), rng);
+  const sample = sampleOf(n, Math.min(n, sampleSize), rng);
   const s = sample.length;
   const sampleVectors = new Float32Array(s * d);
   const row = new Float32Array(d);
