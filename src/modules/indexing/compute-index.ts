@@ -40,6 +40,8 @@ export interface IndexInput {
    * at 1M media that frees 1.9 GB for the build. Only for a caller that holds no other reference to them.
    */
   releaseVectors?: boolean;
+  /** Items the embedding map's UMAP is fitted on: MAP_SAMPLE unless told (tests about other things keep it small). */
+  mapSample?: number;
 }
 
 /** Perceptual hashes as two 32-bit halves per item (`has` 0 where there is none): 12 bytes an item instead of a string. */
@@ -142,7 +144,7 @@ export async function computeIndex(input: IndexInput, onProgress: IndexProgress 
 
   onProgress(0.95, `embedding map of ${n} media`);
   t = performance.now();
-  const map = computeMap(n, d, readRow, graph, threads);
+  const map = computeMap(n, d, readRow, graph, threads, input.mapSample);
   const seconds = { graph: graphSeconds, index: indexSeconds, joins: joinSeconds, clusters: clusterSeconds, map: (performance.now() - t) / 1000 };
   return { ...output, seconds, map, ...(input.keepGraph ? { graph } : {}) };
 }
