@@ -28,6 +28,7 @@ import { issuesRoutes } from './modules/explore/issues.routes.js';
 import { dedupRoutes } from './modules/dedup/dedup.routes.js';
 import { leakageRoutes } from './modules/leakage/leakage.routes.js';
 import { labelErrorsRoutes } from './modules/label-errors/label-errors.routes.js';
+import { mapRoutes } from './modules/map/map.routes.js';
 import { addMediaRoutes } from './modules/add-media/add-media.routes.js';
 import { annotationsRoutes } from './modules/annotations/annotations.routes.js';
 import { selectionRoutes } from './modules/selection/selection.routes.js';
@@ -150,5 +151,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   dedupRoutes(app, { dedup: deps.services.dedup });
   leakageRoutes(app, { leakage: deps.services.leakage, media, publicUrl: deps.publicUrl });
   labelErrorsRoutes(app, { labelErrors: deps.services.labelErrors });
+  mapRoutes(app, { map: deps.services.map });
   return app;
 }

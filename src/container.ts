@@ -58,6 +58,8 @@ import { LeakageRepo } from './modules/leakage/leakage.repo.js';
 import { LeakageService } from './modules/leakage/leakage.service.js';
 import { LabelErrorsRepo } from './modules/label-errors/label-errors.repo.js';
 import { LabelErrorsService } from './modules/label-errors/label-errors.service.js';
+import { MapRepo } from './modules/map/map.repo.js';
+import { MapService } from './modules/map/map.service.js';
 import { ViewsRepo } from './modules/views/views.repo.js';
 import { ViewsService } from './modules/views/views.service.js';
 import { NotificationsRepo } from './modules/notifications/notifications.repo.js';
@@ -93,6 +95,7 @@ export interface Services {
   explore: ExploreService;
   issues: IssuesService;
   dedup: DedupService;
+  map: MapService;
   addMedia: AddMediaService;
   snapshots: SnapshotsService;
   views: ViewsService;
@@ -169,6 +172,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const images = shared.images ?? new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
   const issues = new IssuesService(new IssuesRepo(db), datasets);
+  const map = new MapService(new MapRepo(db), datasets);
   const addMediaRepo = new AddMediaRepo(db);
   const localRoots = await Promise.all(config.addMedia.localRoots.map((root) => realpath(root).catch(() => root)));
   const addMedia = new AddMediaService(db, addMediaRepo, ingestionRepo, datasets, lifecycle, blobs, blobGc, new S3MediaProbe(config.objectStorageEnv, log), {
@@ -316,6 +320,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
       ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
       ...{ dedup, selection, labelErrors },
       leakage,
+      ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, map, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
       downloads: { blobs, proxy: config.blobs.proxy },
     },
     jobDeps,

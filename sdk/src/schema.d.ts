@@ -1199,6 +1199,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dataset/{dataset_id}/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The embedding map of the dataset's current version: its bounds and a page of points (media, x, y, cluster), optionally inside a rectangle */
+        get: operations["getDatasetMap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dataset/{dataset_id}/map/selection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The media inside a lasso (polygon) or rectangle on the embedding map: their count, a page of ids, and the same selection as a vql filter */
+        post: operations["postDatasetMapSelection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9105,6 +9139,293 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "You do not have permission to edit this dataset"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Dataset not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "params/dataset_id must match format \"uuid\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDatasetMap: {
+        parameters: {
+            query?: {
+                /** @description Cluster level of each point's cluster id, as Explore's threshold (0 finest … 4 coarsest) */
+                threshold?: number;
+                /** @description Points per page. Points come in media-id order, which is random on the map: any first page is an even sample of it (a level of detail) */
+                limit?: number;
+                /** @description The previous page's next_cursor (the last media_id it held) */
+                cursor?: string;
+                /** @description Only points inside this rectangle (all four bounds or none; edges included) */
+                min_x?: number;
+                /** @description See min_x */
+                min_y?: number;
+                /** @description See min_x */
+                max_x?: number;
+                /** @description See min_x */
+                max_y?: number;
+            };
+            header?: never;
+            path: {
+                dataset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bounds": {
+                     *         "min_x": 0,
+                     *         "min_y": 0,
+                     *         "max_x": 1,
+                     *         "max_y": 0.87
+                     *       },
+                     *       "total": 1243,
+                     *       "sample": 1243,
+                     *       "seconds": {
+                     *         "umap": 0.41,
+                     *         "placement": 0
+                     *       },
+                     *       "threshold": 2,
+                     *       "clusters": [
+                     *         "c4a1f0e2-7b3d-5e9f-8a21-0d6c5b4e3f21",
+                     *         "5d2e8f10-3c4b-5a6d-9e7f-1a2b3c4d5e6f"
+                     *       ],
+                     *       "points": {
+                     *         "media_id": [
+                     *           "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                     *           "0b9c4a7e-1f2d-4e3c-8b5a-6d7e8f9a0b1c"
+                     *         ],
+                     *         "x": [
+                     *           0.4123,
+                     *           0.4131
+                     *         ],
+                     *         "y": [
+                     *           0.2871,
+                     *           0.6602
+                     *         ],
+                     *         "cluster": [
+                     *           0,
+                     *           1
+                     *         ]
+                     *       },
+                     *       "next_cursor": "0b9c4a7e-1f2d-4e3c-8b5a-6d7e8f9a0b1c"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Where the points lie: at index time the layout is scaled so its longer side spans [0, 1]; media attached later may widen it */
+                        bounds: {
+                            min_x: number;
+                            min_y: number;
+                            max_x: number;
+                            max_y: number;
+                        };
+                        /** @description Points on the whole map (rectangle or not) */
+                        total: number;
+                        /** @description Media UMAP was fitted on at index time; the others were placed from their neighbours */
+                        sample: number;
+                        /** @description What making the map took at index time */
+                        seconds: {
+                            umap: number;
+                            placement: number;
+                        };
+                        threshold: number;
+                        /** @description The page's distinct cluster ids at the threshold, each listed once */
+                        clusters: string[];
+                        /** @description The page as columns: point i is (media_id[i], x[i], y[i], clusters[cluster[i]]) */
+                        points: {
+                            media_id: string[];
+                            x: number[];
+                            y: number[];
+                            cluster: number[];
+                        };
+                        /** @description Pass as cursor for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Dataset not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Operation 'add_media' is blocked while MEDIA_ADDITION task is running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "params/dataset_id must match format \"uuid\""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDatasetMapSelection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Vertices [x, y] in order (a lasso); the last joins the first. A point on an edge is inside */
+                    polygon?: number[][];
+                    /** @description A rectangle, edges included: give it or polygon */
+                    rect?: {
+                        /** @description Left */
+                        min_x: number;
+                        /** @description Bottom */
+                        min_y: number;
+                        /** @description Right */
+                        max_x: number;
+                        /** @description Top */
+                        max_y: number;
+                    };
+                    /**
+                     * @description Media ids per page
+                     * @default 1000
+                     */
+                    limit?: number;
+                    /**
+                     * Format: uuid
+                     * @description The previous page's next_cursor (the last media_id it held)
+                     */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 2,
+                     *       "media_ids": [
+                     *         "8e3b1f4b-5c7d-4f9e-8a01-4d5e6f7a8b92",
+                     *         "0b9c4a7e-1f2d-4e3c-8b5a-6d7e8f9a0b1c"
+                     *       ],
+                     *       "next_cursor": null,
+                     *       "vql": "[{\"map\":{\"op\":\"within\",\"value\":[[0.4,0.28],[0.42,0.28],[0.42,0.67],[0.4,0.67]]}}]"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Media inside the shape, on every page together */
+                        count: number;
+                        /** @description A page of them in media-id order */
+                        media_ids: string[];
+                        next_cursor: string | null;
+                        /** @description The same selection as an Explore vql filter: pass it to Explore, tag-by-query, an export's selection or a saved view */
+                        vql: string;
+                    };
+                };
+            };
+            /** @description Every error: `{"detail": "..."}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not authenticated"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -62,6 +62,8 @@ export const errors = {
   operationRunning: (taskType: string) => new AppError(409, `A ${taskType} task is already running on this dataset`),
   mediaNotFound: () => new AppError(404, 'Media not found'),
   notIndexed: (datasetId: string) => new AppError(409, `Dataset ${datasetId} has no index yet; explore it once it is READY`),
+  noEmbeddingMap: (datasetId: string) =>
+    new AppError(409, `Dataset ${datasetId} has no embedding map: a map is made when the dataset is indexed; reindex it if it was indexed before maps existed`),
   anchorNotFound: (anchorId: string) => new AppError(404, `Anchor ${anchorId} not found in this dataset (uploaded anchors last one day)`),
   anchorNotEmbedded: (anchorId: string) => new AppError(422, `Anchor ${anchorId} has no embedding (a video is searched through its frames)`),
   anchorModelMismatch: () => new AppError(409, "The anchor was embedded by another model than this dataset's index; upload it again"),

@@ -47,7 +47,7 @@ function issueValue(v: unknown, path: string): IssueType {
 export const MEDIA_TYPES = ['IMAGE', 'VIDEO_FRAME', 'VIDEO'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
-export const VQL_FILTER_KEYS = ['text', 'labels', 'tags', 'issues', 'duplicates', 'uniqueness', 'custom'] as const;
+export const VQL_FILTER_KEYS = ['text', 'labels', 'tags', 'issues', 'duplicates', 'uniqueness', 'custom', 'map'] as const;
 
 export const FIELD_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'between', 'contains', 'exists'] as const;
 export type FieldOp = (typeof FIELD_OPS)[number];
@@ -91,6 +91,8 @@ export interface ExploreFilters {
   /** Case-insensitive substring of the file name. */
   fileName: string | null;
   mediaTypes: MediaType[] | null;
+  /** Each polygon is one filter: the media's point on the embedding map lies inside it (edges included). */
+  mapPolygons: MapPolygon[];
 }
 
 export interface ExploreQuery {
@@ -118,6 +120,7 @@ export function emptyFilters(): ExploreFilters {
     maxUniqueness: null,
     fileName: null,
     mediaTypes: null,
+    mapPolygons: [],
   };
 }
 
@@ -132,7 +135,8 @@ export function isEmptyFilters(f: ExploreFilters): boolean {
     f.minUniqueness === null &&
     f.maxUniqueness === null &&
     f.fileName === null &&
-    f.mediaTypes === null
+    f.mediaTypes === null &&
+    f.mapPolygons.length === 0
   );
 }
 
@@ -219,9 +223,32 @@ function applyElement(f: ExploreFilters, element: unknown, at: string): void {
       f.fields.push(fieldFilter(body, path));
       return;
     }
+    case 'map': {
+      const b = fields(body, path, ['op', 'value']);
+      oneOfValue(b.op, `${path}.op`, ['within'] as const);
+      f.mapPolygons.push(mapPolygon(b.value, `${path}.value`));
+      return;
+    }
     default:
       throw errors.validation(`${at} has unknown filter '${key}'; expected one of ${oneOf}`);
   }
+}
+
+/** A polygon on the embedding map: its vertices in order, the last joined back to the first. */
+export type MapPolygon = Array<[number, number]>;
+export const MAP_POLYGON_MAX_VERTICES = 1000;
+
+/** Checks a polygon given as [[x, y], …]: 3 to MAP_POLYGON_MAX_VERTICES vertices of two finite numbers each (422 otherwise). */
+export function mapPolygon(v: unknown, path: string): MapPolygon {
+  if (!Array.isArray(v)) throw errors.validation(`${path} must be an array of [x, y] points`);
+  if (v.length < 3) throw errors.validation(`${path} must have at least 3 points, got ${v.length}`);
+  if (v.length > MAP_POLYGON_MAX_VERTICES) throw errors.validation(`${path} may have at most ${MAP_POLYGON_MAX_VERTICES} points, got ${v.length}`);
+  return v.map((p, i) => {
+    if (!Array.isArray(p) || p.length !== 2 || !p.every((c) => typeof c === 'number' && Number.isFinite(c))) {
+      throw errors.validation(`${path}[${i}] must be [x, y]: two finite numbers`);
+    }
+    return [p[0], p[1]] as [number, number];
+  });
 }
 
 function fieldFilter(body: unknown, path: string): FieldFilter {

@@ -89,6 +89,8 @@ const MATRIX: Record<string, Row> = {
 
   'GET /api/v1/dataset/{dataset_id}': { rule: 'dataset-read', ok: 200 },
   'GET /api/v1/dataset/{dataset_id}/issues': { rule: 'dataset-read', ok: 200 },
+  'GET /api/v1/dataset/{dataset_id}/map': { rule: 'dataset-read', ok: 200 },
+  'POST /api/v1/dataset/{dataset_id}/map/selection': { rule: 'dataset-read', ok: 200, request: () => ({ body: { rect: { min_x: 0, min_y: 0, max_x: 1, max_y: 1 } } }) },
   'PATCH /api/v1/dataset/{dataset_id}': { rule: 'dataset-write', ok: 200, request: () => ({ body: { description: 'seen by the access matrix' } }) },
   'DELETE /api/v1/dataset/{dataset_id}': { rule: 'dataset-owner', ok: 204, forbidden: 'You do not have permission to delete this dataset', request: draft, last: true },
 

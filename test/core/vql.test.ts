@@ -242,6 +242,7 @@ describe('parseExploreFilters: vql and plain parameters together', () => {
       maxUniqueness: 0.9,
       fileName: 'park',
       mediaTypes: ['IMAGE'],
+      mapPolygons: [],
     } satisfies ExploreFilters);
   });
 

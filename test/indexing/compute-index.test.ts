@@ -70,7 +70,7 @@ describe('computeIndex on vectors in a resizable buffer', () => {
     return v;
   };
   const index = (v: Float32Array, d: number) =>
-    computeIndex({ vectors: v, dimensions: d, phashes: Array(v.length / d).fill(null), prior: null, threads: 1, indexPath: null, releaseVectors: true });
+    computeIndex({ vectors: v, dimensions: d, phashes: Array(v.length / d).fill(null), prior: null, threads: 1, indexPath: null, releaseVectors: true, mapSample: 50 });
 
   it('gives back the buffer as the bytes are made, with the same graph, clusters and scores as a plain array', async () => {
     const d = 24;

@@ -28,9 +28,10 @@ import * as m0038 from './migrations/0038-field-set-values-index.js';
 import * as m0039 from './migrations/0039-nodes.js';
 import * as m0040 from './migrations/0040-task-chunks.js';
 import * as m0041 from './migrations/0041-curation-issues.js';
-import * as m0047 from './migrations/0047-version-issues.js';
-import * as m0044 from './migrations/0044-leakage.js';
 import * as m0043 from './migrations/0043-label-errors.js';
+import * as m0044 from './migrations/0044-leakage.js';
+import * as m0045 from './migrations/0045-embedding-map.js';
+import * as m0047 from './migrations/0047-version-issues.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -63,9 +64,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '0039-nodes': m0039,
   '0040-task-chunks': m0040,
   '0041-curation-issues': m0041,
-  '0047-version-issues': m0047,
-  '0044-leakage': m0044,
   '0043-label-errors': m0043,
+  '0044-leakage': m0044,
+  '0045-embedding-map': m0045,
+  '0047-version-issues': m0047,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

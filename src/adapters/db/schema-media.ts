@@ -120,6 +120,9 @@ export interface VersionMediaTable {
   enrichment: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   /** The media's created_at, kept for the media list's order (filled from the media on insert when not given). */
   media_created_at: Generated<Date>;
+  /** The media's position on the version's embedding map (null until indexed). */
+  map_x: number | null;
+  map_y: number | null;
 }
 
 /** The media list's total of a version, by media type ('' for all), kept once counted. */

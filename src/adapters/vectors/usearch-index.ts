@@ -229,3 +229,34 @@ function fillGraph(graph: NeighbourGraph, first: number, rows: number, keys: Big
     }
   }
 }
+
+/**
+ * For each query row, its k nearest rows of `dataset` by cosine (native brute force on `threads` threads): ids and
+ * similarities, k a row, -1 where fewer exist.
+ */
+export function exactNearest<V extends Float32Array | Int8Array>(dataset: V, queries: V, dimensions: number, k: number, threads: number): { ids: Int32Array; similarities: Float32Array } {
+  const rows = queries.length / dimensions;
+  const size = dataset.length / dimensions;
+  const ids = new Int32Array(rows * k).fill(-1);
+  const similarities = new Float32Array(rows * k);
+  const kk = Math.min(k, size);
+  if (rows === 0 || kk === 0) return { ids, similarities };
+  // A single query comes back unbatched: it is asked twice.
+  const asked = rows === 1 ? twice(queries) : queries;
+  const found = usearch.exactSearch(dataset, asked, dimensions, kk, 'cos' as never, threads) as { keys: BigUint64Array; distances: Float32Array; counts: BigUint64Array | number[] };
+  for (let r = 0; r < rows; r++) {
+    const count = Math.min(kk, Number(found.counts[r] ?? kk));
+    for (let c = 0; c < count; c++) {
+      ids[r * k + c] = Number(found.keys[r * kk + c]);
+      similarities[r * k + c] = 1 - found.distances[r * kk + c]!;
+    }
+  }
+  return { ids, similarities };
+}
+
+function twice<V extends Float32Array | Int8Array>(row: V): V {
+  const out = new (row.constructor as new (length: number) => V)(row.length * 2);
+  out.set(row);
+  out.set(row, row.length);
+  return out;
+}

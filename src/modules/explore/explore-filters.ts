@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { ExploreFilters, FieldFilter, IssueType } from '../../core/vql.js';
 import { type VersionIssue, hasFlag, oddAspectRatio, versionIssueIds } from './quality-issues.js';
 import { flaggedIds } from '../label-errors/label-errors.repo.js';
+import { mapFilterSql } from '../map/map-rows.js';
 
 /** The SQL of Explore's filters over `version_media vm join media m` (part of the Explore repo; other repos select by it too). */
 
@@ -104,6 +105,7 @@ export function filtersSql(f: ExploreFilters, versionId: string): RawBuilder<boo
     parts.push(sql`vm.media_id = any(array(select va.media_id from version_annotations va where va.version_id = ${versionId}::uuid and va.tags && ${tags}::text[]))`);
   }
   for (const field of f.fields) parts.push(fieldRowSql(field, versionId));
+  for (const polygon of f.mapPolygons) parts.push(mapFilterSql(polygon, versionId));
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 

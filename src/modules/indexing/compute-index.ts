@@ -14,6 +14,7 @@ import {
 import { type ForestParams } from '../../adapters/vectors/forest-graph.js';
 import { buildKnnGraph, buildsInParallel, quantizedVectors } from '../../adapters/vectors/knn-graph.js';
 import { EXACT_GRAPH_LIMIT, VectorIndex, exactGraph, hnswParams } from '../../adapters/vectors/usearch-index.js';
+import { type EmbeddingMap, type RowReader, computeMap } from './embedding-map.js';
 
 export const NEIGHBOURS_K = 10;
 
@@ -39,6 +40,8 @@ export interface IndexInput {
    * at 1M media that frees 1.9 GB for the build. Only for a caller that holds no other reference to them.
    */
   releaseVectors?: boolean;
+  /** Items the embedding map's UMAP is fitted on: MAP_SAMPLE unless told (tests about other things keep it small). */
+  mapSample?: number;
 }
 
 /** Perceptual hashes as two 32-bit halves per item (`has` 0 where there is none): 12 bytes an item instead of a string. */
@@ -79,7 +82,9 @@ export interface IndexOutput {
    * `graph`: the neighbour graph and the saved search index together; `index` is the search index's part, `joins`
    * the part spent joining neighbourhoods (0 for an exact graph).
    */
-  seconds: { graph: number; index: number; joins: number; clusters: number };
+  seconds: { graph: number; index: number; joins: number; clusters: number; map: number };
+  /** Each item's position on the embedding map (embedding-map.ts). */
+  map: EmbeddingMap;
   graph?: NeighbourGraph;
 }
 
@@ -100,11 +105,14 @@ export async function computeIndex(input: IndexInput, onProgress: IndexProgress 
   let indexSeconds = 0;
   let joinSeconds = 0;
   let forest: IndexOutput['forest'] = null;
+  let readRow: RowReader;
   if (exact) {
     centreRows(input.vectors, d, mean);
     graph = exactGraph(input.vectors, d, NEIGHBOURS_K, threads);
     onProgress(0.5, `exact neighbour graph of ${n} media`);
     if (input.indexPath) VectorIndex.build(input.vectors, d, threads).save(input.indexPath);
+    const centred = input.vectors;
+    readRow = (i, out) => out.set(centred.subarray(i * d, (i + 1) * d));
   } else {
     const q8 = quantizedVectors(input.vectors, d, mean, buildsInParallel(n, threads));
     if (input.releaseVectors) input.vectors = new Float32Array(0);
@@ -119,6 +127,9 @@ export async function computeIndex(input: IndexInput, onProgress: IndexProgress 
     graph = built.graph;
     joinSeconds = built.seconds.joins;
     forest = { params: built.params, rounds: built.rounds };
+    readRow = (i, out) => {
+      for (let x = 0; x < d; x++) out[x] = q8[i * d + x]!;
+    };
   }
   onProgress(0.9, `clusters and scores of ${n} media`);
   const graphSeconds = (performance.now() - t) / 1000;
@@ -129,8 +140,13 @@ export async function computeIndex(input: IndexInput, onProgress: IndexProgress 
   const nearest = nearestSimilarity(graph);
   const scale = { uniqueness: uniquenessScale(nearest), outlierCut: outlierCut(nearest) };
   const output = { mean, levels, nearest, uniqueness: uniquenessScores(nearest), outliers: outlierFlags(nearest), scale, exact, forest };
-  const seconds = { graph: graphSeconds, index: indexSeconds, joins: joinSeconds, clusters: (performance.now() - t) / 1000 };
-  return { ...output, seconds, ...(input.keepGraph ? { graph } : {}) };
+  const clusterSeconds = (performance.now() - t) / 1000;
+
+  onProgress(0.95, `embedding map of ${n} media`);
+  t = performance.now();
+  const map = computeMap(n, d, readRow, graph, threads, input.mapSample);
+  const seconds = { graph: graphSeconds, index: indexSeconds, joins: joinSeconds, clusters: clusterSeconds, map: (performance.now() - t) / 1000 };
+  return { ...output, seconds, map, ...(input.keepGraph ? { graph } : {}) };
 }
 
 /**

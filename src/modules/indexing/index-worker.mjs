@@ -6,7 +6,7 @@ register();
 const { computeIndex } = await import('./compute-index.ts');
 try {
   const output = await computeIndex(workerData, (fraction, message) => parentPort.postMessage({ progress: { fraction, message } }));
-  parentPort.postMessage({ ok: true, output }, [output.mean.buffer, output.nearest.buffer, output.uniqueness.buffer, output.outliers.buffer, ...output.levels.map((l) => l.buffer)]);
+  parentPort.postMessage({ ok: true, output }, [output.mean.buffer, output.nearest.buffer, output.uniqueness.buffer, output.outliers.buffer, output.map.x.buffer, output.map.y.buffer, ...output.levels.map((l) => l.buffer)]);
 } catch (err) {
   parentPort.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) });
 }

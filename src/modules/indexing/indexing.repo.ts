@@ -25,6 +25,9 @@ export interface IndexResultRows {
   nearest: Array<number | null>;
   outliers: boolean[];
   duplicateGroups: Array<string | null>;
+  /** Positions on the embedding map; null where the map has none. */
+  mapX: Array<number | null>;
+  mapY: Array<number | null>;
 }
 
 /** Rows read between progress reports. */
@@ -100,10 +103,12 @@ export class IndexingRepo {
     const [l0, l1, l2, l3, l4] = rows.clusters;
     await sql`update version_rows vm set
         ordinal = r.ordinal, cluster_l0 = r.l0, cluster_l1 = r.l1, cluster_l2 = r.l2, cluster_l3 = r.l3, cluster_l4 = r.l4,
-        uniqueness_score = r.uniqueness, nn_similarity = r.nearest, is_outlier = r.outlier, duplicate_group = r.dup
+        uniqueness_score = r.uniqueness, nn_similarity = r.nearest, is_outlier = r.outlier, duplicate_group = r.dup,
+        map_x = r.map_x, map_y = r.map_y
       from unnest(${rows.mediaIds}::uuid[], ${rows.ordinals}::int[], ${l0}::uuid[], ${l1}::uuid[], ${l2}::uuid[], ${l3}::uuid[], ${l4}::uuid[],
-                  ${rows.uniqueness}::real[], ${rows.nearest}::real[], ${rows.outliers}::boolean[], ${rows.duplicateGroups}::uuid[])
-        as r(media_id, ordinal, l0, l1, l2, l3, l4, uniqueness, nearest, outlier, dup)
+                  ${rows.uniqueness}::real[], ${rows.nearest}::real[], ${rows.outliers}::boolean[], ${rows.duplicateGroups}::uuid[],
+                  ${rows.mapX}::real[], ${rows.mapY}::real[])
+        as r(media_id, ordinal, l0, l1, l2, l3, l4, uniqueness, nearest, outlier, dup, map_x, map_y)
       where vm.version_id = ${versionId}::uuid and vm.media_id = r.media_id`.execute(trx);
   }
 
@@ -120,7 +125,8 @@ export class IndexingRepo {
   /** Before a (re)write: no media keeps results from an earlier attempt or an earlier index. */
   async clearResults(trx: Db, versionId: string): Promise<void> {
     await sql`update version_rows set ordinal = null, cluster_l0 = null, cluster_l1 = null, cluster_l2 = null, cluster_l3 = null,
-        cluster_l4 = null, uniqueness_score = null, nn_similarity = null, is_outlier = false, duplicate_group = null
+        cluster_l4 = null, uniqueness_score = null, nn_similarity = null, is_outlier = false, duplicate_group = null,
+        map_x = null, map_y = null
       where version_id = ${versionId}::uuid`.execute(trx);
   }
 
@@ -188,12 +194,12 @@ export class IndexingRepo {
     const rows = await versionRowsOf(this.db, versionId);
     return async (ordinals: number[]) => {
       if (ordinals.length === 0) return [];
-      const found = await sql<{ ordinal: number; media_id: string; phash: string | null; duplicate_group: string | null; l0: string; l1: string; l2: string; l3: string; l4: string }>`
+      const found = await sql<{ ordinal: number; media_id: string; phash: string | null; duplicate_group: string | null; l0: string; l1: string; l2: string; l3: string; l4: string; map_x: number | null; map_y: number | null }>`
         select vm.ordinal, vm.media_id, m.phash, vm.duplicate_group, vm.cluster_l0 as l0, vm.cluster_l1 as l1, vm.cluster_l2 as l2,
-          vm.cluster_l3 as l3, vm.cluster_l4 as l4
+          vm.cluster_l3 as l3, vm.cluster_l4 as l4, vm.map_x, vm.map_y
         from ${rows} vm join media m on m.id = vm.media_id
         where vm.ordinal = any(${ordinals}::int[])`.execute(this.db);
-      return found.rows.map((r) => ({ ordinal: r.ordinal, mediaId: r.media_id, phash: r.phash, duplicateGroup: r.duplicate_group, clusters: [r.l0, r.l1, r.l2, r.l3, r.l4] }));
+      return found.rows.map((r) => ({ ordinal: r.ordinal, mediaId: r.media_id, phash: r.phash, duplicateGroup: r.duplicate_group, clusters: [r.l0, r.l1, r.l2, r.l3, r.l4], map: r.map_x === null || r.map_y === null ? null : { x: r.map_x, y: r.map_y } }));
     };
   }
 

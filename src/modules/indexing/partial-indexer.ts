@@ -5,6 +5,7 @@ import path from 'node:path';
 import { VectorIndex } from '../../adapters/vectors/usearch-index.js';
 import { type ClusterLevelRule, DEFAULT_LEVEL_RULES, PHASH_MAX_DISTANCE } from '../../core/clustering.js';
 import { centreOne } from './compute-index.js';
+import { type MapBounds, type MapParams, placeAmong } from './embedding-map.js';
 import type { IndexResultRows } from './indexing.repo.js';
 import { type Progress, type VersionIndexerDeps, clusterUuid, modelKey } from './version-indexer.js';
 
@@ -14,6 +15,7 @@ interface Neighbour {
   clusters: string[];
   duplicateGroup: string | null;
   phash: string | null;
+  map: { x: number; y: number } | null;
 }
 
 const SEARCH_K = 10;
@@ -37,6 +39,7 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
   const rules = (base.params.levels as ClusterLevelRule[] | undefined) ?? DEFAULT_LEVEL_RULES;
   const uniquenessScale = Number(base.params.uniqueness_scale ?? 0);
   const outlierCut = base.params.outlier_cut === null || base.params.outlier_cut === undefined ? null : Number(base.params.outlier_cut);
+  const map = (base.params.map as MapParams | undefined) ?? null;
   const local = await deps.blobs.localFile(base.ann_blob_hash);
   let index: VectorIndex;
   try {
@@ -58,7 +61,7 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
     for (const n of await neighbours([...wanted])) known.set(n.ordinal, n);
     await progress((0.2 * Math.min(vectors.length, start + PREFETCH_CHUNK)) / vectors.length, `Finding the neighbours of ${fresh.length} new media`);
   }
-  const rows: IndexResultRows = { mediaIds: [], ordinals: [], clusters: rules.map(() => []), uniqueness: [], nearest: [], outliers: [], duplicateGroups: [] };
+  const rows: IndexResultRows = { mediaIds: [], ordinals: [], clusters: rules.map(() => []), uniqueness: [], nearest: [], outliers: [], duplicateGroups: [], mapX: [], mapY: [] };
   const gainedDuplicates = new Set<string>();
   for (const [i, item] of fresh.entries()) {
     signal.throwIfAborted();
@@ -80,8 +83,13 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
       gainedDuplicates.add(twin.mediaId);
     }
     const ordinal = base.item_count + i;
+    // On the map: the weighted mean of its neighbours' positions (a map made before this media's index has none).
+    const onMap = candidates.filter((c) => c.n!.map !== null).map((c) => ({ ...c.n!.map!, similarity: c.similarity }));
+    const position = map ? placeAmong(onMap, map.jitter, ordinal) : null;
     index.add(ordinal, vector);
-    known.set(ordinal, { ordinal, mediaId: item.mediaId, clusters, duplicateGroup: twin ? clusters[0]! : null, phash: item.phash });
+    known.set(ordinal, { ordinal, mediaId: item.mediaId, clusters, duplicateGroup: twin ? clusters[0]! : null, phash: item.phash, map: position });
+    rows.mapX.push(position?.x ?? null);
+    rows.mapY.push(position?.y ?? null);
 
     const similarity = best?.similarity ?? Number.NaN;
     rows.mediaIds.push(item.mediaId);
@@ -112,7 +120,7 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
         itemCount: base.item_count + fresh.length,
         mean: base.mean,
         annBlobHash: ann.hash,
-        params: { ...base.params, attached: Number(base.params.attached ?? 0) + fresh.length },
+        params: { ...base.params, attached: Number(base.params.attached ?? 0) + fresh.length, ...(map ? { map: grownMap(map, rows) } : {}) },
       });
       if (replaced) await deps.blobGc.queue([replaced]);
     });
@@ -121,6 +129,19 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
   }
   await progress(1, `Attached ${fresh.length} new media`);
   return { attached: fresh.length };
+}
+
+/** The map's params once the batch's placed media are on it: its bounds take them in. */
+function grownMap(map: MapParams, rows: IndexResultRows): MapParams {
+  let bounds: MapBounds = map.bounds;
+  let points = map.points;
+  rows.mapX.forEach((x, i) => {
+    const y = rows.mapY[i];
+    if (x === null || y === null || y === undefined) return;
+    bounds = points === 0 ? { min_x: x, min_y: y, max_x: x, max_y: y } : { min_x: Math.min(bounds.min_x, x), min_y: Math.min(bounds.min_y, y), max_x: Math.max(bounds.max_x, x), max_y: Math.max(bounds.max_y, y) };
+    points++;
+  });
+  return { ...map, bounds, points };
 }
 
 /** The neighbour whose level-0 cluster the new item joined, if any: they are near-duplicates. */

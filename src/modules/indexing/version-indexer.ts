@@ -11,6 +11,7 @@ import { hnswParams } from '../../adapters/vectors/usearch-index.js';
 import { DEFAULT_LEVEL_RULES, clusterSizes } from '../../core/clustering.js';
 import type { BlobGcRepo } from '../media/blob-gc.repo.js';
 import { NEIGHBOURS_K } from './compute-index.js';
+import { mapParams } from './embedding-map.js';
 import { computeIndexOffThread } from './index-runner.js';
 import type { IndexingRepo, IndexResultRows } from './indexing.repo.js';
 
@@ -61,7 +62,7 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
       for (let start = 0; start < n; start += WRITE_CHUNK) {
         signal.throwIfAborted();
         const end = Math.min(n, start + WRITE_CHUNK);
-        const rows: IndexResultRows = { mediaIds: [], ordinals: [], clusters: clusterIds.map(() => []), uniqueness: [], nearest: [], outliers: [], duplicateGroups: [] };
+        const rows: IndexResultRows = { mediaIds: [], ordinals: [], clusters: clusterIds.map(() => []), uniqueness: [], nearest: [], outliers: [], duplicateGroups: [], mapX: [], mapY: [] };
         for (let i = start; i < end; i++) {
           rows.mediaIds.push(loaded.mediaIds[i]!);
           rows.ordinals.push(i);
@@ -70,6 +71,8 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
           rows.nearest.push(Number.isNaN(output.nearest[i]!) ? null : output.nearest[i]!);
           rows.outliers.push(output.outliers[i] === 1);
           rows.duplicateGroups.push(level0Sizes[output.levels[0]![i]!]! > 1 ? clusterIds[0]![i]! : null);
+          rows.mapX.push(output.map.x[i]!);
+          rows.mapY.push(output.map.y[i]!);
         }
         await deps.indexing.writeResults(trx, versionId, rows);
         await progress(0.7 + (0.3 * end) / n, `Indexing: wrote ${end} of ${n} media`);
@@ -90,6 +93,7 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
           uniqueness_scale: output.scale.uniqueness,
           outlier_cut: output.scale.outlierCut,
           seconds: output.seconds,
+          map: mapParams(output.map),
         },
       });
       if (replaced) await deps.blobGc.queue([replaced]);

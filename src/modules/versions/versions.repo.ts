@@ -23,6 +23,8 @@ export const ROW_COLUMNS = [
   'objects',
   'enrichment',
   'media_created_at',
+  'map_x',
+  'map_y',
 ] as const;
 const ROW_STATE = sql.raw(ROW_COLUMNS.join(', '));
 
@@ -38,6 +40,8 @@ const INDEX_RESULTS: Partial<Record<(typeof ROW_COLUMNS)[number], string>> = {
   nn_similarity: 'null',
   is_outlier: 'false',
   duplicate_group: 'null',
+  map_x: 'null',
+  map_y: 'null',
 };
 /** ROW_STATE with the index's results left out, for a version about to be indexed whole. */
 const UNINDEXED_STATE = sql.raw(ROW_COLUMNS.map((column) => INDEX_RESULTS[column] ?? column).join(', '));
