@@ -317,10 +317,8 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
     lifecycle,
     repos: { tasks: tasksRepo, media: mediaRepo, blobGc, versionGc, exports: exportsRepo, customMetadata: customMetadataRepo },
     services: {
-      ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
-      ...{ dedup, selection, labelErrors },
-      leakage,
       ...{ auth, datasets, access, tasks, ingestion, media, explore, issues, map, addMedia, snapshots, exports, views, notifications, annotations, customMetadata, enrichment },
+      ...{ dedup, selection, labelErrors, leakage },
       downloads: { blobs, proxy: config.blobs.proxy },
     },
     jobDeps,
