@@ -1355,7 +1355,7 @@ export interface components {
                  * @enum {string}
                  */
                 sort_by?: "size" | "uniqueness" | "relevance";
-                /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}) */
+                /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}), map ({op: within, value: polygon [[x, y], …] on the embedding map}) */
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
@@ -5798,7 +5798,7 @@ export interface operations {
                 anchor_type?: "MEDIA" | "UPLOAD";
                 /** @description Default: relevance with an anchor or a semantic query, else size */
                 sort_by?: "size" | "uniqueness" | "relevance";
-                /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}) */
+                /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}), map ({op: within, value: polygon [[x, y], …] on the embedding map}) */
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
@@ -6183,7 +6183,7 @@ export interface operations {
                          * @enum {string}
                          */
                         sort_by?: "size" | "uniqueness" | "relevance";
-                        /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}) */
+                        /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}), map ({op: within, value: polygon [[x, y], …] on the embedding map}) */
                         vql?: string;
                         /** @description Substring of the file name, case-insensitive */
                         file_name?: string;
@@ -7841,7 +7841,7 @@ export interface operations {
                 anchor_type?: "MEDIA" | "UPLOAD";
                 /** @description Default: relevance with an anchor or a semantic query, else size */
                 sort_by?: "size" | "uniqueness" | "relevance";
-                /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}) */
+                /** @description JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}), map ({op: within, value: polygon [[x, y], …] on the embedding map}) */
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;

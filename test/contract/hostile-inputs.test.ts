@@ -189,7 +189,7 @@ describe('huge and deep JSON is refused with a detail, and nothing changes', () 
         body: { detail: 'body/filters/vql must be string' },
       });
       const vql = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
-      expect(await get(`/api/v1/explore/${datasetId}?vql=${vql}`)).toEqual({ status: 422, body: { detail: 'vql[0] must be an object with exactly one key (one of text, labels, tags, issues, duplicates, uniqueness, custom)' } });
+      expect(await get(`/api/v1/explore/${datasetId}?vql=${vql}`)).toEqual({ status: 422, body: { detail: 'vql[0] must be an object with exactly one key (one of text, labels, tags, issues, duplicates, uniqueness, custom, map)' } });
     });
   });
 });

@@ -14,7 +14,7 @@ export const ExploreQuerySchema = Type.Object({
   anchor_media_id: Type.Optional(Type.String({ format: 'uuid', description: 'Similarity search: a media id of the dataset, or an UPLOAD anchor id' })),
   anchor_type: Type.Optional(StringEnum(['MEDIA', 'UPLOAD'] as const, { description: 'MEDIA (default) or UPLOAD (from search-image-similarity)' })),
   sort_by: Type.Optional(StringEnum(['size', 'uniqueness', 'relevance'] as const, { description: 'Default: relevance with an anchor or a semantic query, else size' })),
-  vql: Type.Optional(Type.String({ description: 'JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value})' })),
+  vql: Type.Optional(Type.String({ description: 'JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}), map ({op: within, value: polygon [[x, y], …] on the embedding map})' })),
   file_name: Type.Optional(Type.String({ maxLength: 500, description: 'Substring of the file name, case-insensitive' })),
   issue_type: Type.Optional(
     Type.String({ description: 'duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md)' }),
