@@ -179,6 +179,8 @@ async function runSize(n: number): Promise<SizeRun> {
     const start = performance.now();
     const value = await work();
     setup.push(`${name}: ${fixed(secs(start), 1)} s (load at the end ${load()})`);
+    // A 1M run takes the best part of an hour: each figure goes to stderr as it comes, so a cut run still has them.
+    process.stderr.write(`  curation ${n}: ${setup[setup.length - 1]}\n`);
     return value;
   };
   let loupe: Loupe | null = null;
@@ -261,6 +263,7 @@ async function runSize(n: number): Promise<SizeRun> {
         for (const r of result.rows) {
           const pass = r.seconds < goalS;
           rows.push([c.name, r.step, fixed(r.seconds, 2), r.found, `< ${fixed(goalS, 0)} s`, pass ? 'PASS' : 'MISS']);
+          process.stderr.write(`  curation ${n}: ${c.name}, ${r.step}: ${fixed(r.seconds, 2)} s, ${r.found} (${pass ? 'PASS' : 'MISS'})\n`);
           goals.push({ description: `${n} media: ${c.name}, ${r.step}`, actual: `${fixed(r.seconds, 2)} s`, pass });
         }
       } catch (err) {
