@@ -185,7 +185,7 @@ export class VectorIndex {
 }
 
 /** Rows [start, end) of one-byte vectors as unit f32 vectors (usearch's own i8 cast expects unit length). */
-function unitRows(q8: Int8Array, d: number, start: number, end: number): Float32Array {
+export function unitRows(q8: Int8Array, d: number, start: number, end: number): Float32Array {
   const out = new Float32Array((end - start) * d);
   for (let r = 0; r < end - start; r++) {
     let norm = 0;

@@ -1,4 +1,4 @@
-import type { VectorIndex } from '../../adapters/vectors/usearch-index.js';
+import { type VectorIndex, unitRows } from '../../adapters/vectors/usearch-index.js';
 import { centroidDistances, classOutliers, classSums, mislabelScores, reaches } from '../../core/label-errors.js';
 import type { LabelledVectors } from './label-errors.repo.js';
 
@@ -35,18 +35,6 @@ export interface AnalysisOptions {
   threads: number;
   signal: AbortSignal;
   onProgress: (fraction: number, message: string) => Promise<void>;
-}
-
-/** Rows [start, end) of one-byte vectors as unit f32 rows. */
-function unitRows(q8: Int8Array, d: number, start: number, end: number): Float32Array {
-  const out = new Float32Array((end - start) * d);
-  for (let r = 0; r < end - start; r++) {
-    let norm = 0;
-    for (let x = 0; x < d; x++) norm += q8[(start + r) * d + x]! ** 2;
-    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let x = 0; x < d; x++) out[r * d + x] = q8[(start + r) * d + x]! * scale;
-  }
-  return out;
 }
 
 /** Every item's k nearest labelled items by brute force (cosine on the one-byte rows). */
