@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
 import { refreshIssueSummary } from '../src/modules/versions/issue-summaries.js';
 import { type Loupe, startLoupe } from '../src/server.js';
-import type { CurationContext } from './curation/case.js';
+import type { CurationCase, CurationContext } from './curation/case.js';
 import { CURATION_CASES } from './curation/cases.js';
 import { ingest } from './lib/ingest.js';
 import { generateSmallJpegs } from './lib/media-gen.js';
@@ -41,6 +41,16 @@ function sizesFromEnv(): number[] {
   const sizes = raw.split(',').map((s) => Number(s.trim()));
   if (sizes.some((n) => !Number.isInteger(n) || n < 1000)) throw new Error(`BENCH_CURATION_SIZES: whole numbers >= 1000, comma-separated (got ${raw})`);
   return sizes;
+}
+
+/** The cases BENCH_CURATION_CASES names (comma-separated), every case when it is unset. */
+function casesFromEnv(): CurationCase[] {
+  const raw = process.env.BENCH_CURATION_CASES?.trim();
+  if (!raw) return CURATION_CASES;
+  const names = raw.split(',').map((s) => s.trim());
+  const unknown = names.filter((name) => !CURATION_CASES.some((c) => c.name === name));
+  if (unknown.length > 0) throw new Error(`BENCH_CURATION_CASES: unknown ${unknown.join(', ')} (cases: ${CURATION_CASES.map((c) => c.name).join(', ')})`);
+  return CURATION_CASES.filter((c) => names.includes(c.name));
 }
 
 async function headOf(db: Db, datasetId: string): Promise<string> {
@@ -256,7 +266,7 @@ async function runSize(n: number): Promise<SizeRun> {
     const whole = await wholeIssueSummary(db, first);
     rows.push(['quality', 'issue summary of the head, whole (in the reindex commit)', fixed(whole, 2), '-', `< ${fixed(goalS, 0)} s`, whole < goalS ? 'PASS' : 'MISS']);
     goals.push({ description: `${n} media: quality, whole issue summary`, actual: `${fixed(whole, 2)} s`, pass: whole < goalS });
-    for (const c of CURATION_CASES) {
+    for (const c of casesFromEnv()) {
       process.stderr.write(`  curation ${n}: case ${c.name} (load ${load()})...\n`);
       try {
         const result = await c.run(ctx);
@@ -295,7 +305,7 @@ export async function curation(): Promise<BenchReport> {
   return {
     title: `Curation analyses (issue 29) at ${sizes.join(', ')} seeded media`,
     notes: [
-      `Cases: ${CURATION_CASES.map((c) => c.name).join(', ') || '(none)'}; ${os.cpus().length} CPUs; load at the start ${loadAtStart}, at the end ${load()}.`,
+      `Cases: ${casesFromEnv().map((c) => c.name).join(', ') || '(none)'}; ${os.cpus().length} CPUs; load at the start ${loadAtStart}, at the end ${load()}.`,
       'Setup per size (not goals):',
       ...runs.flatMap((r) => r.setup.map((line) => `  ${r.n}: ${line}`)),
       `The table below is the ${runs[0]?.n ?? '-'}-media run; the others follow the goals.`,
