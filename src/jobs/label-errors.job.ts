@@ -1,8 +1,9 @@
 import type { BlobStore } from '../adapters/blobs/blob-store.js';
 import type { Db } from '../adapters/db/database.js';
+import { type StoredGraph, readGraphFile } from '../adapters/vectors/graph-file.js';
 import { VectorIndex } from '../adapters/vectors/usearch-index.js';
 import type { AnnotationsRepo } from '../modules/annotations/annotations.repo.js';
-import { type LabelAnalysis, analyseLabels } from '../modules/label-errors/label-analysis.js';
+import { EXACT_NEIGHBOURS_UP_TO, type LabelAnalysis, analyseLabels } from '../modules/label-errors/label-analysis.js';
 import type { LabelErrorsRepo, LabelledVectors, ScoreRows } from '../modules/label-errors/label-errors.repo.js';
 import type { DatasetLifecycle } from '../modules/lifecycle/dataset-lifecycle.js';
 import type { VersionsRepo } from '../modules/versions/versions.repo.js';
@@ -23,7 +24,7 @@ const WRITE_CHUNK = 10_000;
 
 /**
  * LABEL_ERRORS: reads the head's labelled media and their centred vectors, finds each one's k nearest labelled
- * neighbours (exactly when few, else through the head's ANN index), scores them and the class centroids, writes the
+ * neighbours (exactly when few, else from the index's stored k-NN graph, searching its ANN index where that falls short), scores them and the class centroids, writes the
  * scores beside an uncommitted run, then in its commit forks the head (a delta carrying everything) and makes it the
  * head, the run applying from that version on. Labels edited meanwhile keep their edit: their old label's scores
  * no longer apply (label-errors.repo.ts currentScores).
@@ -42,8 +43,10 @@ export function labelErrorsJob(deps: LabelErrorsDeps): JobDefinition {
       const items = await deps.labelErrors.labelledVectors(state.headVersionId, index, ctx.signal, (n) => ctx.progress(5, `Label errors: read ${n} labelled media`));
       if (items.mediaIds.length === 0) throw new Error('No labelled media has an embedding');
       const progress = (fraction: number, message: string) => ctx.progress(10 + Math.round(70 * fraction), message);
-      const ann = index.annBlobHash && items.mediaIds.length > 2000 ? await openIndex(deps.blobs, index.annBlobHash, index.dimensions) : null;
-      const analysis = await analyseLabels(items, index.dimensions, ann, { k, threshold, threads: deps.indexThreads, signal: ctx.signal, onProgress: progress });
+      const approximate = items.mediaIds.length > EXACT_NEIGHBOURS_UP_TO;
+      const ann = index.annBlobHash && approximate ? await openIndex(deps.blobs, index.annBlobHash, index.dimensions) : null;
+      const graph = index.graphBlobHash && approximate ? await openGraph(deps.blobs, index.graphBlobHash) : null;
+      const analysis = await analyseLabels(items, index.dimensions, ann, graph, { k, threshold, threads: deps.indexThreads, signal: ctx.signal, onProgress: progress });
       const runId = await deps.labelErrors.startRun(ctx.datasetId, ctx.taskId, k, threshold);
       for (let start = 0; start < items.mediaIds.length; start += WRITE_CHUNK) {
         ctx.signal.throwIfAborted();
@@ -71,6 +74,15 @@ async function openIndex(blobs: BlobStore, hash: string, dimensions: number): Pr
   try {
     // A narrow beam: a million queries at the similarity page's 8,192 would take hours; the lists want k, not 1,000.
     return VectorIndex.view(local.path, dimensions, LABEL_SEARCH_EXPANSION);
+  } finally {
+    await local.release();
+  }
+}
+
+async function openGraph(blobs: BlobStore, hash: string): Promise<StoredGraph> {
+  const local = await blobs.localFile(hash);
+  try {
+    return await readGraphFile(local.path);
   } finally {
     await local.release();
   }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readGraphFile } from '../../src/adapters/vectors/graph-file.js';
 import { IndexingRepo } from '../../src/modules/indexing/indexing.repo.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 import { type UploadFile, createDataset, form, photo, waitForDataset } from '../support/ingest.js';
@@ -42,6 +43,20 @@ async function headRows(id: string): Promise<IndexedRow[]> {
   return rows;
 }
 
+/** The head index's stored k-NN graph (its blob's hash and lists), null when it has none. */
+async function headGraph(id: string) {
+  const { rows } = await sql<{ hash: string | null }>`select i.graph_blob_hash as hash from datasets d join version_indexes i on i.version_id = d.head_version_id
+    where d.id = ${id}::uuid`.execute(server.loupe.container.database.db);
+  const hash = rows[0]?.hash ?? null;
+  if (!hash) return null;
+  const local = await server.loupe.container.blobs.localFile(hash);
+  try {
+    return { hash, ...(await readGraphFile(local.path)) };
+  } finally {
+    await local.release();
+  }
+}
+
 /** The rows by file name, with each cluster id replaced by the sorted file names of its members (ids differ per version). */
 function comparable(rows: IndexedRow[]) {
   const members = (key: 'l0' | 'l4' | 'duplicate_group', id: string | null) =>
@@ -69,6 +84,9 @@ describe('reindex', () => {
     expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${reindexed}/add_media`, form(added.map((f) => ({ ...f, field: 'files' }))))).status).toBe(202);
     expect(await waitStatus(reindexed, ['PARTIAL INDEX', 'ERROR', 'READY'])).toMatchObject({ status_new: 'PARTIAL INDEX' });
     const before = await headRows(reindexed);
+    // PARTIAL INDEX keeps the full index's graph: it covers the first four, the attached two are searched.
+    const partialGraph = await headGraph(reindexed);
+    expect({ n: partialGraph?.n, k: partialGraph?.k }).toEqual({ n: 4, k: 10 });
     expect((await server.api(owner.token, 'POST', `/api/v1/dataset/${reindexed}/reindex`)).status).toBe(202);
     expect(await waitStatus(reindexed, ['READY', 'ERROR'])).toMatchObject({ status_new: 'READY', n_images: 6 });
 
@@ -87,6 +105,15 @@ describe('reindex', () => {
     const atOnce = await readyDataset([...first, ...added]);
     expect(comparable(rows)).toEqual(comparable(await headRows(atOnce)));
     expect(comparable(rows)['dog-half.jpg']!.duplicates).toBe('dog-half.jpg,dog.jpg');
+
+    // The reindex stored its own graph: each item's list by ordinal, best first (the half-size copy's is its original).
+    const graph = (await headGraph(reindexed))!;
+    expect(graph.hash).not.toBe(partialGraph!.hash);
+    expect({ n: graph.n, k: graph.k }).toEqual({ n: 6, k: 10 });
+    const byOrdinal = new Map(rows.map((r) => [r.ordinal!, r.file_name]));
+    const copy = rows.find((r) => r.file_name === 'dog-half.jpg')!.ordinal!;
+    expect(byOrdinal.get(graph.neighbours[copy * 10]!)).toBe('dog.jpg');
+    expect(Array.from(graph.neighbours.subarray(copy * 10, copy * 10 + 10)).filter((o) => o >= 0).sort()).toEqual([0, 1, 2, 3, 4, 5].filter((o) => o !== copy));
   });
 
   it('reads a version\'s vectors again after a read was aborted, on the same pool', async () => {

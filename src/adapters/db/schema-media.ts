@@ -184,6 +184,8 @@ export interface VersionIndexesTable {
   item_count: number;
   mean: Buffer;
   ann_blob_hash: string | null;
+  /** The full index's k-NN graph (graph-file.ts); null before migration 0049 and for an empty version. */
+  graph_blob_hash: ColumnType<string | null, string | null | undefined, string | null>;
   params: ColumnType<Record<string, unknown>, string, string>;
   created_at: Generated<Date>;
 }

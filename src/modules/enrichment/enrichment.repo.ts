@@ -181,8 +181,8 @@ export class EnrichmentRepo {
             where r.version_id = ${id}::uuid and m.media_type = 'VIDEO_FRAME' and r.caption is not null
             order by m.parent_media_id, m.frame_timestamp) f
       where v.version_id = ${id}::uuid and v.media_id = f.parent_media_id and v.caption is null`.execute(trx);
-    await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, params)
-      select ${id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, params from version_indexes where version_id = ${sourceVersionId}::uuid`.execute(trx);
+    await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, graph_blob_hash, params)
+      select ${id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, graph_blob_hash, params from version_indexes where version_id = ${sourceVersionId}::uuid`.execute(trx);
     await carryAnnotations(trx, sourceVersionId, id, undefined, this.fullSetFloor);
     return id;
   }

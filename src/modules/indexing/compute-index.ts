@@ -12,6 +12,7 @@ import {
   type NeighbourGraph,
 } from '../../core/clustering.js';
 import { type ForestParams } from '../../adapters/vectors/forest-graph.js';
+import { writeGraphFile } from '../../adapters/vectors/graph-file.js';
 import { buildKnnGraph, buildsInParallel, quantizedVectors } from '../../adapters/vectors/knn-graph.js';
 import { EXACT_GRAPH_LIMIT, VectorIndex, exactGraph, hnswParams } from '../../adapters/vectors/usearch-index.js';
 import { type EmbeddingMap, type RowReader, computeMap } from './embedding-map.js';
@@ -33,6 +34,8 @@ export interface IndexInput {
   /** Where to save the ANN index for similarity search; null skips it. */
   indexPath: string | null;
   rules?: readonly ClusterLevelRule[];
+  /** Where to save the neighbour graph's lists (graph-file.ts); null skips it. */
+  graphPath?: string | null;
   /** Return the neighbour graph too (benches measure its recall). */
   keepGraph?: boolean;
   /**
@@ -141,6 +144,8 @@ export async function computeIndex(input: IndexInput, onProgress: IndexProgress 
   const scale = { uniqueness: uniquenessScale(nearest), outlierCut: outlierCut(nearest) };
   const output = { mean, levels, nearest, uniqueness: uniquenessScores(nearest), outliers: outlierFlags(nearest), scale, exact, forest };
   const clusterSeconds = (performance.now() - t) / 1000;
+
+  if (input.graphPath && n > 0) await writeGraphFile(input.graphPath, graph);
 
   onProgress(0.95, `embedding map of ${n} media`);
   t = performance.now();

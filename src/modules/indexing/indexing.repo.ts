@@ -149,8 +149,12 @@ export class IndexingRepo {
       where v.version_id = ${versionId}::uuid and v.media_id = f.video_id`.execute(trx);
   }
 
-  async saveIndex(trx: Db, row: { versionId: string; model: string; dimensions: number; itemCount: number; mean: Float32Array; annBlobHash: string | null; params: Record<string, unknown> }): Promise<string | null> {
-    const previous = await trx.selectFrom('version_indexes').select('ann_blob_hash').where('version_id', '=', row.versionId).executeTakeFirst();
+  /** Writes the version's index row; returns the blobs the row it replaced named and this one does not. */
+  async saveIndex(
+    trx: Db,
+    row: { versionId: string; model: string; dimensions: number; itemCount: number; mean: Float32Array; annBlobHash: string | null; graphBlobHash: string | null; params: Record<string, unknown> },
+  ): Promise<string[]> {
+    const previous = await trx.selectFrom('version_indexes').select(['ann_blob_hash', 'graph_blob_hash']).where('version_id', '=', row.versionId).executeTakeFirst();
     await trx.deleteFrom('version_indexes').where('version_id', '=', row.versionId).execute();
     await trx
       .insertInto('version_indexes')
@@ -161,16 +165,18 @@ export class IndexingRepo {
         item_count: row.itemCount,
         mean: vectorToBytes(row.mean),
         ann_blob_hash: row.annBlobHash,
+        graph_blob_hash: row.graphBlobHash,
         params: JSON.stringify(row.params),
       })
       .execute();
-    return previous?.ann_blob_hash && previous.ann_blob_hash !== row.annBlobHash ? previous.ann_blob_hash : null;
+    const kept = new Set([row.annBlobHash, row.graphBlobHash]);
+    return [previous?.ann_blob_hash, previous?.graph_blob_hash].filter((h): h is string => !!h && !kept.has(h));
   }
 
   /** The index a version starts from: its own once written, else its parent's (the head it was forked from). */
   async baseIndex(versionId: string) {
-    const row = await sql<{ model: string; dimensions: number; item_count: number; mean: Buffer; ann_blob_hash: string | null; params: Record<string, unknown> }>`
-      select i.model, i.dimensions, i.item_count, i.mean, i.ann_blob_hash, i.params
+    const row = await sql<{ model: string; dimensions: number; item_count: number; mean: Buffer; ann_blob_hash: string | null; graph_blob_hash: string | null; params: Record<string, unknown> }>`
+      select i.model, i.dimensions, i.item_count, i.mean, i.ann_blob_hash, i.graph_blob_hash, i.params
       from versions v join version_indexes i on i.version_id = v.id or i.version_id = v.parent_id
       where v.id = ${versionId}::uuid
       order by (i.version_id = v.id) desc limit 1`.execute(this.db);

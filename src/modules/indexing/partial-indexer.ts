@@ -120,9 +120,11 @@ export async function attachNewMedia(deps: VersionIndexerDeps, versionId: string
         itemCount: base.item_count + fresh.length,
         mean: base.mean,
         annBlobHash: ann.hash,
+        // The graph covers the items of the last full index (ordinals below its count); attached ones are searched.
+        graphBlobHash: base.graph_blob_hash,
         params: { ...base.params, attached: Number(base.params.attached ?? 0) + fresh.length, ...(map ? { map: grownMap(map, rows) } : {}) },
       });
-      if (replaced) await deps.blobGc.queue([replaced]);
+      if (replaced.length > 0) await deps.blobGc.queue(replaced);
     });
   } finally {
     await rm(dir, { recursive: true, force: true });

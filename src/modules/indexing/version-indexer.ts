@@ -46,13 +46,15 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-index-'));
   try {
     const indexPath = path.join(dir, 'index.usearch');
+    const graphPath = path.join(dir, 'graph.bin');
     const output = await computeIndexOffThread(
-      { vectors: loaded.vectors, dimensions, phashes: loaded.phashes, prior: embeddingPrior(model), threads: deps.indexThreads, indexPath: n > 0 ? indexPath : null, releaseVectors: true },
+      { vectors: loaded.vectors, dimensions, phashes: loaded.phashes, prior: embeddingPrior(model), threads: deps.indexThreads, indexPath: n > 0 ? indexPath : null, graphPath: n > 0 ? graphPath : null, releaseVectors: true },
       signal,
       (fraction, message) => void progress(0.2 + 0.5 * fraction, `Indexing: ${message}`).catch(() => {}),
     );
     await progress(0.7, `Indexing: saving the index of ${n} media`);
     const ann = n > 0 ? await deps.blobs.put(createReadStream(indexPath)) : null;
+    const graphBlob = n > 0 ? await deps.blobs.put(createReadStream(graphPath)) : null;
 
     const clusterIds = output.levels.map((labels, level) => labelIds(versionId, level, labels, loaded.mediaIds));
     const level0Sizes = clusterSizes(output.levels[0]!);
@@ -85,6 +87,7 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
         itemCount: n,
         mean: output.mean,
         annBlobHash: ann?.hash ?? null,
+        graphBlobHash: graphBlob?.hash ?? null,
         params: {
           k: NEIGHBOURS_K,
           exact_graph: output.exact,
@@ -96,7 +99,7 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
           map: mapParams(output.map),
         },
       });
-      if (replaced) await deps.blobGc.queue([replaced]);
+      if (replaced.length > 0) await deps.blobGc.queue(replaced);
     });
     return { items: n };
   } finally {

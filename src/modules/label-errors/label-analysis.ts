@@ -1,5 +1,6 @@
 import { type VectorIndex, unitRows } from '../../adapters/vectors/usearch-index.js';
 import { centroidDistances, classOutliers, classSums, mislabelScores, reaches } from '../../core/label-errors.js';
+import type { StoredGraph } from '../../adapters/vectors/graph-file.js';
 import type { LabelledVectors } from './label-errors.repo.js';
 
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
@@ -27,6 +28,8 @@ export interface LabelAnalysis {
   outlier: Uint8Array;
   mislabel: Uint8Array;
   exact: boolean;
+  /** Items whose neighbours came from the stored k-NN graph rather than a search. */
+  fromGraph: number;
 }
 
 export interface AnalysisOptions {
@@ -66,26 +69,61 @@ async function exactNeighbours(items: LabelledVectors, d: number, k: number, sig
   return out;
 }
 
+/** Each item's position in the version's index (its ordinal) mapped back to the item (-1: none of them). */
+function positionsOf(items: LabelledVectors, size: number): Int32Array {
+  const positionOf = new Int32Array(size).fill(-1);
+  for (let i = 0; i < items.classOf.length; i++) if (items.ordinals[i]! >= 0 && items.ordinals[i]! < size) positionOf[items.ordinals[i]!] = i;
+  return positionOf;
+}
+
 /**
- * Every item's k nearest labelled items through the version's ANN index (its keys are ordinals, of every embedded
- * media): each item asks for enough matches that k of them are likely labelled, and the unlabelled ones and itself
- * are dropped. Native batch search on `threads` threads.
+ * Every item's k nearest labelled items read from the index's stored k-NN graph (graph-file.ts), best first: an item
+ * whose list holds k labelled others is done; the rest (fewer labelled among its graph neighbours, or attached after
+ * the graph was built) are returned for a search. O(n·k).
  */
-async function indexNeighbours(items: LabelledVectors, d: number, index: VectorIndex, options: AnalysisOptions): Promise<Int32Array> {
+function graphNeighbours(items: LabelledVectors, graph: StoredGraph, k: number, out: Int32Array): Int32Array {
+  const n = items.classOf.length;
+  const positionOf = positionsOf(items, graph.n);
+  const rest: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = items.ordinals[i]!;
+    let filled = 0;
+    if (o >= 0 && o < graph.n) {
+      for (let j = 0; j < graph.k && filled < k; j++) {
+        const other = graph.neighbours[o * graph.k + j]!;
+        if (other < 0) break;
+        const p = positionOf[other]!;
+        if (p >= 0 && p !== i) out[i * k + filled++] = p;
+      }
+    }
+    if (filled < k) rest.push(i);
+  }
+  return Int32Array.from(rest);
+}
+
+/**
+ * The k nearest labelled items of the items `which` names, through the version's ANN index (its keys are ordinals, of
+ * every embedded media): each asks for enough matches that k of them are likely labelled, and the unlabelled ones and
+ * itself are dropped. Native batch search on `threads` threads.
+ */
+async function indexNeighbours(items: LabelledVectors, d: number, index: VectorIndex, which: Int32Array, out: Int32Array, options: AnalysisOptions): Promise<void> {
   const { k, threads, signal } = options;
   const n = items.classOf.length;
-  const positionOf = new Int32Array(index.size).fill(-1);
-  for (let i = 0; i < n; i++) if (items.ordinals[i]! >= 0 && items.ordinals[i]! < index.size) positionOf[items.ordinals[i]!] = i;
+  const positionOf = positionsOf(items, index.size);
   const share = Math.max(n / Math.max(1, index.size), 1 / MAX_MATCHES);
   const ask = Math.min(MAX_MATCHES, Math.ceil((k + 1) / share) + (share < 1 ? k : 0));
-  const out = new Int32Array(n * k).fill(-1);
-  for (let start = 0; start < n; start += QUERY_CHUNK) {
+  const m = which.length;
+  const rows = new Int8Array(Math.min(QUERY_CHUNK, m) * d);
+  for (let start = 0; start < m; start += QUERY_CHUNK) {
     signal.throwIfAborted();
-    const end = Math.min(n, start + QUERY_CHUNK);
-    const { keys, limit } = index.searchRows(unitRows(items.q8, d, start, end), ask, threads);
+    const end = Math.min(m, start + QUERY_CHUNK);
+    const chunk = rows.subarray(0, (end - start) * d);
+    for (let r = 0; r < end - start; r++) chunk.set(items.q8.subarray(which[start + r]! * d, which[start + r]! * d + d), r * d);
+    const { keys, limit } = index.searchRows(unitRows(chunk, d, 0, end - start), ask, threads);
     for (let r = 0; r < end - start; r++) {
-      const i = start + r;
+      const i = which[start + r]!;
       let filled = 0;
+      out.fill(-1, i * k, i * k + k);
       for (let j = 0; j < limit && filled < k; j++) {
         const key = keys[r * limit + j]!;
         if (key < 0) break;
@@ -95,17 +133,31 @@ async function indexNeighbours(items: LabelledVectors, d: number, index: VectorI
       }
     }
     await yieldToEvents();
-    if (end % (8 * QUERY_CHUNK) === 0 || end === n) await options.onProgress((0.8 * end) / n, `Label errors: neighbours of ${end} of ${n} labelled media`);
+    if (end % (8 * QUERY_CHUNK) === 0 || end === m) await options.onProgress((0.8 * end) / m, `Label errors: searched the neighbours of ${end} of ${m} labelled media`);
   }
-  return out;
+}
+
+/**
+ * Neighbours from the stored graph where it has k labelled ones for an item, the ANN index for the others (every
+ * item when there is no graph, or k is wider than its lists).
+ */
+async function approximateNeighbours(items: LabelledVectors, d: number, index: VectorIndex | null, graph: StoredGraph | null, options: AnalysisOptions): Promise<{ neighbours: Int32Array; fromGraph: number }> {
+  const n = items.classOf.length;
+  const out = new Int32Array(n * options.k).fill(-1);
+  let rest: Int32Array = Int32Array.from({ length: n }, (_, i) => i);
+  if (graph && options.k <= graph.k) rest = graphNeighbours(items, graph, options.k, out);
+  await options.onProgress(0.05, `Label errors: ${n - rest.length} of ${n} labelled media have their neighbours in the stored graph`);
+  if (index && rest.length > 0) await indexNeighbours(items, d, index, rest, out, options);
+  return { neighbours: out, fromGraph: n - rest.length };
 }
 
 /** The whole analysis: neighbours, mislabel scores, class centroids and their outliers. */
-export async function analyseLabels(items: LabelledVectors, d: number, index: VectorIndex | null, options: AnalysisOptions): Promise<LabelAnalysis> {
+export async function analyseLabels(items: LabelledVectors, d: number, index: VectorIndex | null, graph: StoredGraph | null, options: AnalysisOptions): Promise<LabelAnalysis> {
   const n = items.classOf.length;
   const nClasses = items.labels.length;
-  const exact = n <= EXACT_NEIGHBOURS_UP_TO || index === null;
-  const neighbours = exact ? await exactNeighbours(items, d, options.k, options.signal) : await indexNeighbours(items, d, index, options);
+  const exact = n <= EXACT_NEIGHBOURS_UP_TO || (index === null && graph === null);
+  const found = exact ? { neighbours: await exactNeighbours(items, d, options.k, options.signal), fromGraph: 0 } : await approximateNeighbours(items, d, index, graph, options);
+  const { neighbours } = found;
   const { score, suggested } = mislabelScores(items.classOf, neighbours, options.k, nClasses);
   await options.onProgress(0.85, `Label errors: distances of ${n} media from their class centroids`);
   const sums = new Float64Array(nClasses * d);
@@ -125,5 +177,5 @@ export async function analyseLabels(items: LabelledVectors, d: number, index: Ve
   const outliers = classOutliers(distance, items.classOf, nClasses);
   const mislabel = new Uint8Array(n);
   for (let i = 0; i < n; i++) mislabel[i] = reaches(score[i]!, options.threshold) ? 1 : 0;
-  return { score, suggested, outlierDistance: distance, outlier: outliers.flagged, mislabel, exact };
+  return { score, suggested, outlierDistance: distance, outlier: outliers.flagged, mislabel, exact, fromGraph: found.fromGraph };
 }

@@ -28,6 +28,7 @@ export interface VersionIndexFacts {
   itemCount: number;
   mean: Float32Array;
   annBlobHash: string | null;
+  graphBlobHash: string | null;
 }
 
 /** One chunk of results to store: parallel arrays, one entry per media. */
@@ -78,7 +79,7 @@ export class LabelErrorsRepo {
   async versionIndex(versionId: string): Promise<VersionIndexFacts | null> {
     const row = await this.db.selectFrom('version_indexes').selectAll().where('version_id', '=', versionId).executeTakeFirst();
     if (!row) return null;
-    return { model: row.model, dimensions: row.dimensions, itemCount: row.item_count, mean: bytesToVector(row.mean), annBlobHash: row.ann_blob_hash };
+    return { model: row.model, dimensions: row.dimensions, itemCount: row.item_count, mean: bytesToVector(row.mean), annBlobHash: row.ann_blob_hash, graphBlobHash: row.graph_blob_hash };
   }
 
   /** How many media of the version have a label (stops counting at `cap`). */

@@ -139,8 +139,8 @@ export class SelectionRepo {
       from version_annotations a join ${picked} p on p.media_id = a.media_id where a.version_id = ${clone.headId}::uuid`.execute(trx);
     await sql`insert into field_rows (version_id, media_id, custom_fields) select ${version.id}::uuid, f.media_id, f.custom_fields
       from version_fields f join ${picked} p on p.media_id = f.media_id where f.version_id = ${clone.headId}::uuid`.execute(trx);
-    await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, params)
-      select ${version.id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, params from version_indexes where version_id = ${clone.headId}::uuid`.execute(trx);
+    await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, graph_blob_hash, params)
+      select ${version.id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, graph_blob_hash, params from version_indexes where version_id = ${clone.headId}::uuid`.execute(trx);
     return { datasetId: dataset.id, versionId: version.id };
   }
 }

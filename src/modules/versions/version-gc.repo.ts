@@ -50,7 +50,8 @@ export class VersionGcRepo {
         select distinct media_id from version_rows where version_id = any(${ids}::uuid[])`.execute(trx);
       // Distinct: versions with the same content share an index blob, and one insert may not update a row twice.
       await sql`insert into blob_gc_candidates (hash)
-        select distinct ann_blob_hash from version_indexes where version_id = any(${ids}::uuid[]) and ann_blob_hash is not null
+        select distinct hash from version_indexes, unnest(array[ann_blob_hash, graph_blob_hash]) hash
+        where version_id = any(${ids}::uuid[]) and hash is not null
         on conflict (hash) do update set queued_at = now()`.execute(trx);
       // version_rows has no foreign key (its triggers doubled the cost of every copy on write): rows go first.
       await trx.deleteFrom('version_rows').where('version_id', 'in', ids).execute();

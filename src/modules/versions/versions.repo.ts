@@ -187,8 +187,8 @@ export class VersionsRepo {
     }
     if (headId) {
       // The head's ANN index serves the fork until a change rewrites it (an index, a batch attached to it).
-      await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, params)
-        select ${id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, params from version_indexes where version_id = ${headId}::uuid`.execute(trx);
+      await sql`insert into version_indexes (version_id, model, dimensions, item_count, mean, ann_blob_hash, graph_blob_hash, params)
+        select ${id}::uuid, model, dimensions, item_count, mean, ann_blob_hash, graph_blob_hash, params from version_indexes where version_id = ${headId}::uuid`.execute(trx);
       if (annotations === 'carried') await carryAnnotations(trx, headId, id, undefined, this.fullSetFloor);
     }
     return id;
