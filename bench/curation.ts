@@ -199,7 +199,7 @@ async function runSize(n: number): Promise<SizeRun> {
       generateSmallJpegs(path.join(media, 'first'), 'curation-first', REAL_IMAGES, 291),
       generateSmallJpegs(path.join(media, 'other'), 'curation-other', REAL_IMAGES, 292),
     ]);
-    loupe = await startLoupe(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', EXPORT_MAX_ITEMS: String(10 * n) }, { role: 'all' }));
+    loupe = await startLoupe(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', EXPORT_MAX_ITEMS: String(10 * n) }, { role: 'all' }));
     const url = loupe.url!;
     const { db } = loupe.container.database;
     const issued = await loupe.container.services.auth.createUser('bench-curation@example.com');

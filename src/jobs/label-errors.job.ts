@@ -39,14 +39,22 @@ export function labelErrorsJob(deps: LabelErrorsDeps): JobDefinition {
       if (!state.headVersionId) throw new Error('The dataset has no version to analyse');
       const index = await deps.labelErrors.versionIndex(state.headVersionId);
       if (!index) throw new Error('The dataset has no index yet');
+      const seconds: Record<string, number> = {};
+      let t = performance.now();
+      const lap = (step: string) => {
+        seconds[step] = Math.round(performance.now() - t) / 1000;
+        t = performance.now();
+      };
       await ctx.progress(1, 'Label errors: reading the labelled media and their embeddings');
       const items = await deps.labelErrors.labelledVectors(state.headVersionId, index, ctx.signal, (n) => ctx.progress(5, `Label errors: read ${n} labelled media`));
       if (items.mediaIds.length === 0) throw new Error('No labelled media has an embedding');
       const progress = (fraction: number, message: string) => ctx.progress(10 + Math.round(70 * fraction), message);
+      lap('read');
       const approximate = items.mediaIds.length > EXACT_NEIGHBOURS_UP_TO;
       const ann = index.annBlobHash && approximate ? await openIndex(deps.blobs, index.annBlobHash, index.dimensions) : null;
       const graph = index.graphBlobHash && approximate ? await openGraph(deps.blobs, index.graphBlobHash) : null;
       const analysis = await analyseLabels(items, index.dimensions, ann, graph, { k, threshold, threads: deps.indexThreads, signal: ctx.signal, onProgress: progress });
+      lap('analyse');
       const runId = await deps.labelErrors.startRun(ctx.datasetId, ctx.taskId, k, threshold);
       for (let start = 0; start < items.mediaIds.length; start += WRITE_CHUNK) {
         ctx.signal.throwIfAborted();
@@ -54,6 +62,8 @@ export function labelErrorsJob(deps: LabelErrorsDeps): JobDefinition {
         await deps.labelErrors.writeScores(runId, scoreRows(items, analysis, start, end));
         await ctx.progress(80 + Math.round((18 * end) / items.mediaIds.length), `Label errors: stored the scores of ${end} of ${items.mediaIds.length} media`);
       }
+      lap('write');
+      ctx.log.info({ labelled: items.mediaIds.length, fromGraph: analysis.fromGraph, seconds }, 'label errors scored');
       await ctx.commit(
         async (trx) => {
           const now = await deps.lifecycle.state(trx, ctx.datasetId);
