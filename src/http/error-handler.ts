@@ -6,8 +6,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) return reply.code(err.status).headers(err.headers).send({ detail: err.detail });
     if ('validation' in err && err.validation) {
-      const allowed = err.validation[0]?.params?.allowedValues;
-      const detail = Array.isArray(allowed) ? `${err.message}: ${allowed.join(', ')}` : err.message;
+      const params = err.validation[0]?.params;
+      const allowed = params?.allowedValues;
+      const extra = params?.additionalProperty;
+      const detail = Array.isArray(allowed) ? `${err.message}: ${allowed.join(', ')}` : typeof extra === 'string' ? `${err.message}: '${extra}'` : err.message;
       return reply.code(422).send({ detail });
     }
     const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;

@@ -136,7 +136,7 @@ describe('dedup dry run', () => {
       [{ scope: 'near', keep: 'sharpest', level: 5 }, 422, 'level'],
       [{ scope: 'exact', keep: 'sharpest', level: 1 }, 422, 'level applies to scope near only'],
       // No cosine threshold is offered: a cluster is the group.
-      [{ scope: 'near', keep: 'sharpest', threshold: 0.9 }, 422, 'body must NOT have additional properties'],
+      [{ scope: 'near', keep: 'sharpest', threshold: 0.9 }, 422, "body must NOT have additional properties: 'threshold'"],
       [{ scope: 'exact', keep: 'custom_field' }, 422, 'keep custom_field needs field'],
       [{ scope: 'exact', keep: 'custom_field', field: 'score' }, 422, 'keep custom_field needs order'],
       [{ scope: 'exact', keep: 'sharpest', field: 'score', order: 'asc' }, 422, 'field and order apply to keep custom_field only'],

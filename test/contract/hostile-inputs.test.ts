@@ -179,7 +179,7 @@ describe('huge and deep JSON is refused with a detail, and nothing changes', () 
   it('JSON nested 10,000 deep in a body, and 5,000 deep in VQL: a 4xx naming what is wrong', async () => {
     await unchanged(async () => {
       const deep = `${'{"a":['.repeat(10_000)}1${']}'.repeat(10_000)}`;
-      expect(await raw('PATCH', ds(), deep, 'application/json')).toEqual({ status: 422, body: { detail: 'body must NOT have additional properties' } });
+      expect(await raw('PATCH', ds(), deep, 'application/json')).toEqual({ status: 422, body: { detail: "body must NOT have additional properties: 'a'" } });
       expect(await raw('POST', `${ds()}/media/tags`, `{"tags":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, 'application/json')).toEqual({
         status: 422,
         body: { detail: 'body/tags/0 must be string' },
