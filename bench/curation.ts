@@ -62,9 +62,9 @@ async function headOf(db: Db, datasetId: string): Promise<string> {
  * Labels and the `split` field of every media of the (not yet indexed) head, written with COPY as the seed writes its
  * rows: generated item i gets class centreOf[i] mod CLASSES (an isolated point: i mod CLASSES), flipped to the next
  * class for one in MISLABEL_EVERY; split train / val / test by i mod 10 (8 / 1 / 1). The real images get class-0, train.
- * Returns how many labels were flipped.
+ * Returns the media ids whose labels were flipped.
  */
-async function plantLabels(loupe: Loupe, datasetId: string, n: number, centreOf: Int32Array): Promise<number> {
+async function plantLabels(loupe: Loupe, datasetId: string, n: number, centreOf: Int32Array): Promise<string[]> {
   const { db } = loupe.container.database;
   const head = await headOf(db, datasetId);
   const { rows: media } = await sql<{ id: string; file_name: string }>`select m.id, m.file_name from version_rows r join media m on m.id = r.media_id
@@ -77,11 +77,11 @@ async function plantLabels(loupe: Loupe, datasetId: string, n: number, centreOf:
     else real.push(m.id);
   }
   media.length = 0;
-  let flipped = 0;
+  const flipped: string[] = [];
   const classOf = (i: number) => {
     const c = centreOf[i]! >= 0 ? centreOf[i]! % CLASSES : i % CLASSES;
     if (centreOf[i]! >= 0 && i % MISLABEL_EVERY === MISLABEL_EVERY - 1) {
-      flipped++;
+      flipped.push(ids[i]!);
       return (c + 1) % CLASSES;
     }
     return c;
@@ -250,7 +250,8 @@ async function runSize(n: number): Promise<SizeRun> {
       datasetId: first,
       n: n + REAL_IMAGES,
       labels: Array.from({ length: CLASSES }, (_, c) => `class-${c}`),
-      mislabelled,
+      mislabelled: mislabelled.length,
+      mislabelledIds: mislabelled,
       otherDatasetId: other,
       leakedCopies,
       exactDuplicates: planted.exactDuplicates,
@@ -262,7 +263,7 @@ async function runSize(n: number): Promise<SizeRun> {
     const { rows: annotated } = await sql<{ labels: number; splits: number }>`select
       (select count(*)::int from version_annotations where version_id = ${head}::uuid and label is not null) as labels,
       (select count(*)::int from version_fields where version_id = ${head}::uuid and custom_fields ? 'split') as splits`.execute(db);
-    setup.push(`planted on the indexed head: ${annotated[0]!.labels} labels (${mislabelled} flipped), ${annotated[0]!.splits} split values, ${planted.exactDuplicates} exact duplicates, ${planted.oddSizes} odd sizes; the second dataset: ${otherSize + REAL_IMAGES} media, ${leakedCopies} of them copies`);
+    setup.push(`planted on the indexed head: ${annotated[0]!.labels} labels (${mislabelled.length} flipped), ${annotated[0]!.splits} split values, ${planted.exactDuplicates} exact duplicates, ${planted.oddSizes} odd sizes; the second dataset: ${otherSize + REAL_IMAGES} media, ${leakedCopies} of them copies`);
     const whole = await wholeIssueSummary(db, first);
     rows.push(['quality', 'issue summary of the head, whole (in the reindex commit)', fixed(whole, 2), '-', `< ${fixed(goalS, 0)} s`, whole < goalS ? 'PASS' : 'MISS']);
     goals.push({ description: `${n} media: quality, whole issue summary`, actual: `${fixed(whole, 2)} s`, pass: whole < goalS });

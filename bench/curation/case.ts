@@ -16,6 +16,8 @@ export interface CurationContext {
    */
   labels: string[];
   mislabelled: number;
+  /** The flipped media's ids. */
+  mislabelledIds: string[];
   otherDatasetId: string;
   leakedCopies: number;
   /**
