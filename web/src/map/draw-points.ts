@@ -1,0 +1,73 @@
+import type { PointStore } from './point-store';
+import type { View } from './map-view';
+
+/**
+ * A frame of the map as pixels: each point a 2×2 square (device pixels) written into one ImageData, and beside it
+ * which point owns each pixel, so hovering finds a point by looking at the pixels round the cursor, not at every point.
+ */
+export interface Frame {
+  image: ImageData;
+  /** Point index + 1 per device pixel; 0 where none. */
+  owner: Int32Array;
+  ratio: number;
+  drawn: number;
+}
+
+const BACKGROUND = 0xffffffff;
+
+export function drawPoints(store: PointStore, view: View, width: number, height: number, ratio: number, previous?: Frame): Frame {
+  const w = Math.max(1, Math.round(width * ratio));
+  const h = Math.max(1, Math.round(height * ratio));
+  const reuse = previous && previous.image.width === w && previous.image.height === h;
+  const image = reuse ? previous.image : new ImageData(w, h);
+  const owner = reuse ? previous.owner : new Int32Array(w * h);
+  const pixels = new Uint32Array(image.data.buffer);
+  pixels.fill(BACKGROUND);
+  owner.fill(0);
+  const scale = view.scale * ratio;
+  const ox = view.ox * ratio;
+  const oy = view.oy * ratio;
+  const { x, y, color } = store;
+  let drawn = 0;
+  for (let i = 0; i < store.count; i++) {
+    const px = (ox + x[i]! * scale) | 0;
+    const py = (oy - y[i]! * scale) | 0;
+    if (px < 0 || py < 0 || px >= w - 1 || py >= h - 1) continue;
+    const at = py * w + px;
+    const c = color[i]!;
+    pixels[at] = c;
+    pixels[at + 1] = c;
+    pixels[at + w] = c;
+    pixels[at + w + 1] = c;
+    owner[at] = owner[at + 1] = owner[at + w] = owner[at + w + 1] = i + 1;
+    drawn++;
+  }
+  return { image, owner, ratio, drawn };
+}
+
+/** The point drawn nearest (sx, sy), in CSS pixels, within `radius`; -1 for none. */
+export function pointAt(frame: Frame, sx: number, sy: number, radius = 5): number {
+  const { owner, ratio } = frame;
+  const w = frame.image.width;
+  const h = frame.image.height;
+  const cx = Math.round(sx * ratio);
+  const cy = Math.round(sy * ratio);
+  const r = Math.ceil(radius * ratio);
+  let best = -1;
+  let bestD = Infinity;
+  for (let dy = -r; dy <= r; dy++) {
+    const py = cy + dy;
+    if (py < 0 || py >= h) continue;
+    for (let dx = -r; dx <= r; dx++) {
+      const px = cx + dx;
+      if (px < 0 || px >= w) continue;
+      const o = owner[py * w + px]!;
+      const d = dx * dx + dy * dy;
+      if (o > 0 && d < bestD && d <= r * r) {
+        bestD = d;
+        best = o - 1;
+      }
+    }
+  }
+  return best;
+}
