@@ -2,7 +2,7 @@ import type { PointStore } from './point-store';
 import type { View } from './map-view';
 
 /**
- * A frame of the map as pixels: each point a 2×2 square (device pixels) written into one ImageData, and beside it
+ * A frame of the map as pixels: each point a small dot (see pointSize) written into one ImageData, and beside it
  * which point owns each pixel, so hovering finds a point by looking at the pixels round the cursor, not at every point.
  */
 export interface Frame {
@@ -27,22 +27,41 @@ export function drawPoints(store: PointStore, view: View, width: number, height:
   const scale = view.scale * ratio;
   const ox = view.ox * ratio;
   const oy = view.oy * ratio;
+  const size = pointSize(store.count, w * h);
+  const disc = discOffsets(size, w);
+  const half = size >> 1;
   const { x, y, color } = store;
   let drawn = 0;
   for (let i = 0; i < store.count; i++) {
-    const px = (ox + x[i]! * scale) | 0;
-    const py = (oy - y[i]! * scale) | 0;
-    if (px < 0 || py < 0 || px >= w - 1 || py >= h - 1) continue;
+    const px = ((ox + x[i]! * scale) | 0) - half;
+    const py = ((oy - y[i]! * scale) | 0) - half;
+    if (px < 0 || py < 0 || px > w - size || py > h - size) continue;
     const at = py * w + px;
     const c = color[i]!;
-    pixels[at] = c;
-    pixels[at + 1] = c;
-    pixels[at + w] = c;
-    pixels[at + w + 1] = c;
-    owner[at] = owner[at + 1] = owner[at + w] = owner[at + w + 1] = i + 1;
+    for (const d of disc) {
+      pixels[at + d] = c;
+      owner[at + d] = i + 1;
+    }
     drawn++;
   }
   return { image, owner, ratio, drawn };
+}
+
+/** Pixels a side: a few points get large dots, a million 2×2 squares (larger ones would cover each other). */
+export function pointSize(count: number, area: number): number {
+  return Math.max(2, Math.min(8, Math.round(Math.sqrt(area / Math.max(1, count)) / 3)));
+}
+
+/** The offsets (in an image `width` wide) of a dot `size` pixels across: a square up to 3, a disc past that. */
+function discOffsets(size: number, width: number): number[] {
+  const out: number[] = [];
+  const c = (size - 1) / 2;
+  for (let dy = 0; dy < size; dy++) {
+    for (let dx = 0; dx < size; dx++) {
+      if (size <= 3 || (dx - c) ** 2 + (dy - c) ** 2 <= (size / 2) ** 2) out.push(dy * width + dx);
+    }
+  }
+  return out;
 }
 
 /** The point drawn nearest (sx, sy), in CSS pixels, within `radius`; -1 for none. */

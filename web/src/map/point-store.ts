@@ -57,22 +57,15 @@ function rgba(r: number, g: number, b: number): number {
   return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
 }
 
-/** A steady colour per cluster id: its hash picks the hue, so a cluster keeps its colour across pages and visits. */
+/** Twenty colours told apart at a glance (Tableau 10 and its light partners), all dark enough on white. */
+const PALETTE = [
+  [31, 119, 180], [255, 127, 14], [44, 160, 44], [214, 39, 40], [148, 103, 189], [140, 86, 75], [227, 119, 194], [188, 189, 34], [23, 190, 207], [78, 121, 167],
+  [242, 142, 43], [225, 87, 89], [118, 183, 178], [89, 161, 79], [237, 201, 72], [176, 122, 161], [255, 157, 167], [156, 117, 95], [0, 98, 100], [120, 60, 160],
+].map(([r, g, b]) => rgba(r!, g!, b!));
+
+/** A steady colour per cluster id (its hash picks it), so a cluster keeps its colour across pages and visits. */
 export function clusterColor(id: string): number {
   let h = 2166136261;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
-  const hue = ((h >>> 0) % 360) / 360;
-  const light = 0.42 + (((h >>> 9) & 7) / 7) * 0.16;
-  return rgba(...hslToRgb(hue, 0.7, light));
-}
-
-function hslToRgb(h: number, s: number, l: number): [number, number, number] {
-  const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
-  const p = 2 * l - q;
-  const channel = (t: number) => {
-    const u = t < 0 ? t + 1 : t > 1 ? t - 1 : t;
-    const v = u < 1 / 6 ? p + (q - p) * 6 * u : u < 1 / 2 ? q : u < 2 / 3 ? p + (q - p) * (2 / 3 - u) * 6 : p;
-    return Math.round(v * 255);
-  };
-  return [channel(h + 1 / 3), channel(h), channel(h - 1 / 3)];
+  return PALETTE[(h >>> 0) % PALETTE.length]!;
 }
