@@ -1,7 +1,7 @@
 import { type PointerEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { mediaPagePath } from '../media/media-thumb';
-import { type Frame, drawPoints, pointAt } from './draw-points';
+import { type Frame, QUICK_POINTS, drawPoints, pointAt } from './draw-points';
 import { MapHover } from './map-hover';
 import { type Bounds, type Point, rectBetween, rectCorners, thinLasso, toMap, toScreen } from './map-view';
 import type { PointStore } from './point-store';
@@ -44,12 +44,19 @@ export function MapCanvas({ datasetId, store, loaded, bounds, tool, shape, onSha
     const el = canvas.current;
     if (!el || !view || width === 0) return;
     const ratio = window.devicePixelRatio || 1;
-    const next = drawPoints(store, view, width, height, ratio, frame.current);
-    frame.current = next;
-    el.width = next.image.width;
-    el.height = next.image.height;
-    el.getContext('2d')!.putImageData(next.image, 0, 0);
-    setDrawn(next.drawn);
+    const draw = (limit: number) => {
+      const next = drawPoints(store, view, width, height, ratio, frame.current, limit);
+      frame.current = next;
+      el.width = next.image.width;
+      el.height = next.image.height;
+      el.getContext('2d')!.putImageData(next.image, 0, 0);
+      setDrawn(next.drawn);
+    };
+    // Past QUICK_POINTS a frame takes tens of ms: while the map moves, a sample; once it rests, every point.
+    draw(QUICK_POINTS);
+    if (loaded <= QUICK_POINTS) return;
+    const full = setTimeout(() => draw(loaded), 150);
+    return () => clearTimeout(full);
   }, [store, loaded, view, width, height]);
 
   function down(event: PointerEvent<HTMLDivElement>) {
