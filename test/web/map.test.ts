@@ -91,6 +91,25 @@ describe('web app: map tab', () => {
     expect(await page.getByText('Inside the shape drawn on the map (4 corners)').count()).toBe(1);
   });
 
+  it('counts a lasso as the selection route does for the polygon it sends', async () => {
+    await page.getByRole('link', { name: 'Map', exact: true }).click();
+    await page.locator('canvas[data-loaded="5"]').waitFor();
+    await page.getByRole('button', { name: 'Lasso' }).click();
+    const box = (await canvas().boundingBox())!;
+    const sent = page.waitForRequest((r) => r.url().endsWith('/map/selection'));
+    // An ellipse just inside the canvas: every point of the fitted map lies within it or outside it, the route decides.
+    const at = (t: number) => [box.x + box.width / 2 + (box.width / 2 - 3) * Math.cos(t), box.y + box.height / 2 + (box.height / 2 - 3) * Math.sin(t)] as const;
+    await page.mouse.move(...at(0));
+    await page.mouse.down();
+    for (let i = 1; i <= 24; i++) await page.mouse.move(...at((i / 24) * 2 * Math.PI));
+    await page.mouse.up();
+    const body = (await sent).postDataJSON();
+    expect(body.polygon.length).toBeGreaterThanOrEqual(20);
+    const answer = await server.api(user.token, 'POST', `/api/v1/dataset/${datasetId}/map/selection`, body);
+    expect(answer.status).toBe(200);
+    await page.getByRole('region', { name: 'Map selection' }).getByText(`${answer.body.count} media in the lasso`, { exact: true }).waitFor();
+  });
+
   it('says when a dataset has no map yet, and shows an error of the points route as the API said it', async () => {
     const empty = await server.api(user.token, 'GET', '/api/v1/ingestion/new_dataset?dataset_name=no%20map');
     await page.goto(`/datasets/${empty.body.dataset_id}/map`);
