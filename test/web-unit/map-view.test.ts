@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ZOOM, fitView, panBy, rectBetween, thinLasso, toMap, toScreen, wheelFactor, zoomAt } from '../../web/src/map/map-view.js';
+import { MAX_ZOOM, fitView, panBy, rectBetween, roundFor, thinLasso, toMap, toScreen, wheelFactor, zoomAt } from '../../web/src/map/map-view.js';
 import { type MapPage, PointStore, clusterColor } from '../../web/src/map/point-store.js';
 
 const bounds = { min_x: 0, min_y: 0, max_x: 1, max_y: 0.5 };
@@ -32,9 +32,15 @@ describe('map view: map coordinates ↔ canvas pixels', () => {
   it('thins a long lasso to the API limit, keeping its start, and leaves a short one alone', () => {
     const path = Array.from({ length: 2500 }, (_, i): [number, number] => [i, 2 * i]);
     const thin = thinLasso(path);
-    expect(thin).toHaveLength(1000);
+    expect(thin).toHaveLength(200);
     expect(thin[0]).toEqual([0, 0]);
     expect(thinLasso(path.slice(0, 5))).toEqual(path.slice(0, 5));
+  });
+
+  it('rounds a shape to under a tenth of a pixel at the zoom it was drawn at', () => {
+    expect(roundFor(400)(0.123456789)).toBe(0.1235);
+    expect(roundFor(400 * MAX_ZOOM)(0.123456789)).toBe(0.1234568);
+    expect(roundFor(0.5)(0.123456789)).toBe(0.12);
   });
 });
 

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { mediaPagePath } from '../media/media-thumb';
 import { type Frame, QUICK_POINTS, drawPoints, pointAt } from './draw-points';
 import { MapHover } from './map-hover';
-import { type Bounds, type Point, rectBetween, rectCorners, thinLasso, toMap, toScreen } from './map-view';
+import { type Bounds, type Point, rectBetween, rectCorners, roundFor, thinLasso, toMap, toScreen } from './map-view';
 import type { PointStore } from './point-store';
 import { useBoxSize, useMapView } from './use-map-view';
 
@@ -91,11 +91,14 @@ export function MapCanvas({ datasetId, store, loaded, bounds, tool, shape, onSha
       return;
     }
     const end = local(event);
+    // Rounded before the count is asked: Explore then gets the very shape that was counted.
+    const round = roundFor(view.scale);
+    const mapPoint = (p: Point): Point => toMap(view, ...p).map(round) as Point;
     if (d.tool === 'rectangle') {
-      const rect = rectBetween(toMap(view, ...d.start), toMap(view, ...end));
+      const rect = rectBetween(mapPoint(d.start), mapPoint(end));
       onShape({ kind: 'rectangle', rect, polygon: rectCorners(rect) });
     } else if (d.tool === 'lasso' && d.path.length >= 3) {
-      onShape({ kind: 'lasso', polygon: thinLasso([...d.path, end]).map((p) => toMap(view, ...p)) });
+      onShape({ kind: 'lasso', polygon: thinLasso([...d.path, end]).map(mapPoint) });
     }
   }
 

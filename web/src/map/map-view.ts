@@ -65,14 +65,24 @@ export function rectCorners(r: Bounds): Point[] {
   return [[r.min_x, r.min_y], [r.max_x, r.min_y], [r.max_x, r.max_y], [r.min_x, r.max_y]];
 }
 
-/** The API takes a polygon of at most this many vertices. */
-export const MAX_LASSO_VERTICES = 1_000;
+/**
+ * Lasso vertices sent: the API takes 1,000, but the shape also travels in Explore's URL and its GET query, which
+ * Node caps at 16 KB of headers; 200 vertices of rounded numbers stay near 7 KB.
+ */
+export const MAX_LASSO_VERTICES = 200;
 
-/** A lasso path thinned to every k-th vertex so it fits the API's limit (a freehand path has far more than it needs). */
+/** A lasso path thinned to every k-th vertex so it fits (a freehand path has far more than it needs). */
 export function thinLasso(path: readonly Point[], max = MAX_LASSO_VERTICES): Point[] {
   if (path.length <= max) return [...path];
   const step = path.length / max;
   const out: Point[] = [];
   for (let i = 0; i < max; i++) out.push(path[Math.floor(i * step)]!);
   return out;
+}
+
+/** A map coordinate to the decimals a pixel needs at this zoom (one more), so a shape's JSON stays short. */
+export function roundFor(scale: number): (v: number) => number {
+  const decimals = Math.min(9, Math.max(2, Math.ceil(Math.log10(Math.max(1, scale))) + 1));
+  const k = 10 ** decimals;
+  return (v) => Math.round(v * k) / k;
 }
