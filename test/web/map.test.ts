@@ -84,6 +84,16 @@ describe('web app: map tab', () => {
     expect(await overflowOnPhone(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'map');
 
+    await bar.getByRole('button', { name: 'Add tag' }).click();
+    await page.getByRole('dialog').getByLabel('Tag').fill('mapped');
+    await page.getByRole('dialog').getByRole('button', { name: 'Add tag' }).click();
+    await bar.getByText('Tag “mapped” added to 5 media.').waitFor();
+    expect((await server.api(user.token, 'GET', `/api/v1/dataset/${datasetId}/tags`)).body.tags).toEqual([{ tag: 'mapped', count: 5 }]);
+    await bar.getByRole('button', { name: 'Save view' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('Whole map');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save view' }).click();
+    await bar.getByText('View “Whole map” saved: it matches 5 media now.').waitFor();
+
     await bar.getByRole('link', { name: 'Open in Explore' }).click();
     await page.waitForURL((url) => url.pathname === `/datasets/${datasetId}` && url.searchParams.has('map'));
     await page.waitForFunction((n) => document.querySelectorAll('article img').length === n, FILES.length);
@@ -91,9 +101,21 @@ describe('web app: map tab', () => {
     expect(await page.getByText('Inside the shape drawn on the map (4 corners)').count()).toBe(1);
   });
 
-  it('counts a lasso as the selection route does for the polygon it sends', async () => {
-    await page.getByRole('link', { name: 'Map', exact: true }).click();
+  it('reads the map page after page, then counts a lasso as the selection route does for the polygon it sends', async () => {
+    // Pages of 2 points instead of 50,000: five points come in three pages, each cursor the previous page's.
+    const asked: string[] = [];
+    await page.route('**/api/v1/dataset/*/map?*', (r) => {
+      const url = new URL(r.request().url());
+      url.searchParams.set('limit', '2');
+      asked.push(url.searchParams.get('cursor') ?? '');
+      return r.continue({ url: url.toString() });
+    });
+    await page.goto(`/datasets/${datasetId}/map`);
     await page.locator('canvas[data-loaded="5"]').waitFor();
+    await page.unroute('**/api/v1/dataset/*/map?*');
+    const ids = (await server.api(user.token, 'GET', `/api/v1/dataset/${datasetId}/map`)).body.points.media_id as string[];
+    expect(asked).toEqual(['', ids[1], ids[3]]);
+    expect(await canvas().getAttribute('data-points')).toBe('5');
     await page.getByRole('button', { name: 'Lasso' }).click();
     const box = (await canvas().boundingBox())!;
     const sent = page.waitForRequest((r) => r.url().endsWith('/map/selection'));
