@@ -28,7 +28,7 @@ function usePointStore(pages: MapAnswer[] | undefined): PointStore | null {
     const h = held.current;
     for (; h.used < pages.length; h.used++) h.store.append(pages[h.used]!);
     return h.store;
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- pages only grows while its first page stays
+    // Keyed by the first page and the count: pages only grows while its first page stays.
   }, [pages?.[0], count]);
 }
 
