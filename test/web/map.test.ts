@@ -62,6 +62,13 @@ describe('web app: map tab', () => {
     await tip.getByRole('img').and(page.locator('[alt$=".jpg"], [alt$=".png"]')).waitFor();
     expect(FILES).toContain(await tip.getByRole('img').getAttribute('alt'));
     expect(await tip.textContent()).toBe(await tip.getByRole('img').getAttribute('alt'));
+
+    // The map's bounds are its outermost points: zoomed in about the centre, those leave the canvas; Fit brings them back.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
+    await page.waitForFunction(() => Number(document.querySelector('canvas')?.dataset.points) < 5);
+    await page.getByRole('button', { name: 'Fit' }).click();
+    await page.locator('canvas[data-points="5"]').waitFor();
   });
 
   it('counts a rectangle drawn over every point as the selection route does, then opens it in Explore', async () => {
