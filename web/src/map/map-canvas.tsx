@@ -60,7 +60,7 @@ export function MapCanvas({ datasetId, store, loaded, bounds, tool, shape, onSha
   }, [store, loaded, view, width, height]);
 
   function down(event: PointerEvent<HTMLDivElement>) {
-    if (event.button !== 0 || (event.target as HTMLElement).closest('button')) return;
+    if (event.button !== 0) return;
     event.currentTarget.setPointerCapture(event.pointerId);
     const at = local(event);
     setDrag({ tool, start: at, last: at, path: [at], moved: false });
@@ -112,19 +112,21 @@ export function MapCanvas({ datasetId, store, loaded, bounds, tool, shape, onSha
           : null;
 
   return (
-    <div ref={box} className={`map-box map-tool-${tool}`} onPointerDown={down} onPointerMove={move} onPointerUp={up} onPointerLeave={() => setHover(null)}>
-      <canvas ref={canvas} role="img" aria-label={`Embedding map: ${drawn.toLocaleString()} points shown`} data-points={drawn} data-loaded={loaded} style={{ width, height }} />
-      {outline && (
-        <svg className="map-outline" width={width} height={height} aria-hidden="true">
-          <polygon points={outline.map((p) => p.join(',')).join(' ')} />
-        </svg>
-      )}
-      {hover && !drag && <MapHover datasetId={datasetId} mediaId={store.mediaId[hover.index]!} x={hover.at[0]} y={hover.at[1]} />}
-      <div className="map-zoom">
+    <>
+      <div className="row map-zoom">
         <button type="button" aria-label="Zoom in" onClick={() => zoom(1.5)}>+</button>
         <button type="button" aria-label="Zoom out" onClick={() => zoom(1 / 1.5)}>−</button>
         <button type="button" onClick={reset}>Fit</button>
       </div>
-    </div>
+      <div ref={box} className={`map-box map-tool-${tool}`} onPointerDown={down} onPointerMove={move} onPointerUp={up} onPointerLeave={() => setHover(null)}>
+        <canvas ref={canvas} role="img" aria-label={`Embedding map: ${drawn.toLocaleString()} points shown`} data-points={drawn} data-loaded={loaded} style={{ width, height }} />
+        {outline && (
+          <svg className="map-outline" width={width} height={height} aria-hidden="true">
+            <polygon points={outline.map((p) => p.join(',')).join(' ')} />
+          </svg>
+        )}
+        {hover && !drag && <MapHover datasetId={datasetId} mediaId={store.mediaId[hover.index]!} x={hover.at[0]} y={hover.at[1]} />}
+      </div>
+    </>
   );
 }
