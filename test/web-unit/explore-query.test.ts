@@ -35,6 +35,7 @@ const full: ExploreState = {
       { field: 'iso', op: 'gte', value: 400 },
       { field: 'flash', op: 'eq', value: false },
     ],
+    mapPolygon: [[0.1, 0.2], [0.5, 0.2], [0.3, 0.75]],
   },
   anchor: { id: '9b2f4a7e-1c2d-4e5f-8a9b-0c1d2e3f4a5b', type: 'UPLOAD', name: 'query.png' },
 };
@@ -77,6 +78,7 @@ describe('explore query: UI state ↔ URL ↔ API query', () => {
       { custom: { field: 'camera', op: 'eq', value: 'X100' } },
       { custom: { field: 'iso', op: 'gte', value: 400 } },
       { custom: { field: 'flash', op: 'eq', value: false } },
+      { map: { op: 'within', value: [[0.1, 0.2], [0.5, 0.2], [0.3, 0.75]] } },
     ]);
     const view = viewQuery(full);
     expect(view).not.toHaveProperty('page_number');

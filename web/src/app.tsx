@@ -15,6 +15,7 @@ import { createQueryClient } from './query-client';
 import { TasksPage } from './tasks/tasks-page';
 import { ExportsPage } from './exports/exports-page';
 import { MediaPage } from './media/media-page';
+import { MapPage } from './map/map-page';
 import { SnapshotsPage } from './snapshots/snapshots-page';
 
 export function App() {
@@ -29,6 +30,7 @@ export function App() {
             <Route path="/datasets" element={<DatasetsPage />} />
             <Route path="/datasets/:datasetId" element={<DatasetLayout />}>
               <Route path="curation" element={<CurationPage />} />
+              <Route path="map" element={<MapPage />} />
               <Route path="enrich" element={<EnrichmentTab />} />
               <Route path="media/:mediaId" element={<MediaPage />} />
               <Route path="snapshots" element={<SnapshotsPage />} />

@@ -1,7 +1,7 @@
 import { api, unwrap } from '../api/client';
 
-/** What an edit applies to: media by id, or every member of clusters. */
-export type EditTarget = { media_ids: string[] } | { cluster_ids: string[] };
+/** What an edit applies to: media by id, every member of clusters, or every media an Explore query matches. */
+export type EditTarget = { media_ids: string[] } | { cluster_ids: string[] } | { query: { vql: string } };
 export type Edit = { kind: 'add-tag' | 'remove-tag'; tag: string } | { kind: 'label'; label: string | null };
 
 /** Sends one tag or label edit (each makes a new version of the dataset); answers how many media it changed. */

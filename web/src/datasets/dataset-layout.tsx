@@ -8,6 +8,7 @@ import { useDataset } from './use-dataset';
 const TABS = [
   { to: '', label: 'Explore', end: true },
   { to: 'curation', label: 'Curation', end: false },
+  { to: 'map', label: 'Map', end: false },
   { to: 'enrich', label: 'Enrichment', end: false },
   { to: 'snapshots', label: 'Snapshots', end: false },
   { to: 'exports', label: 'Exports', end: false },

@@ -50,6 +50,8 @@ export interface Filters {
   caption: string;
   fileName: string;
   fields: FieldCondition[];
+  /** A lasso or rectangle drawn on the Map tab: its vertices [x, y] in map coordinates; null for none. */
+  mapPolygon: number[][] | null;
 }
 
 export interface ExploreState {
@@ -91,7 +93,7 @@ const SORTS: SortBy[] = ['size', 'uniqueness', 'relevance'];
 const FIELD_OPS: FieldOp[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists'];
 
 export function emptyFilters(): Filters {
-  return { issues: [], minUniqueness: '', maxUniqueness: '', labels: [], tags: [], caption: '', fileName: '', fields: [] };
+  return { issues: [], minUniqueness: '', maxUniqueness: '', labels: [], tags: [], caption: '', fileName: '', fields: [], mapPolygon: null };
 }
 
 export function defaultState(): ExploreState {
@@ -107,7 +109,8 @@ export function hasFilters(f: Filters): boolean {
     f.tags.length > 0 ||
     f.caption.trim() !== '' ||
     f.fileName.trim() !== '' ||
-    f.fields.length > 0
+    f.fields.length > 0 ||
+    f.mapPolygon !== null
   );
 }
 
@@ -126,6 +129,18 @@ function intParam(raw: string | null, min: number, max: number, fallback: number
   if (raw === null || !/^\d+$/.test(raw)) return fallback;
   const n = Number(raw);
   return n >= min && n <= max ? n : fallback;
+}
+
+/** The map shape of a URL: three or more finite [x, y] pairs, or none. */
+function mapPolygon(raw: string | null): number[][] | null {
+  if (raw === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    const ok = Array.isArray(parsed) && parsed.length >= 3 && parsed.every((v) => Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === 'number' && Number.isFinite(n)));
+    return ok ? (parsed as number[][]) : null;
+  } catch {
+    return null;
+  }
 }
 
 function fieldCondition(raw: string): FieldCondition | null {
@@ -162,6 +177,7 @@ export function stateFromParams(params: URLSearchParams): ExploreState {
         .getAll('field')
         .map(fieldCondition)
         .filter((c): c is FieldCondition => c !== null),
+      mapPolygon: mapPolygon(params.get('map')),
     },
     anchor: anchorId
       ? { id: anchorId, type: params.get('anchor_type') === 'UPLOAD' ? 'UPLOAD' : 'MEDIA', name: params.get('anchor_name') ?? anchorId }
@@ -185,6 +201,7 @@ export function paramsFromState(state: ExploreState): URLSearchParams {
   if (f.caption.trim()) p.set('caption', f.caption.trim());
   if (f.fileName.trim()) p.set('file_name', f.fileName.trim());
   for (const c of f.fields) p.append('field', JSON.stringify(c));
+  if (f.mapPolygon) p.set('map', JSON.stringify(f.mapPolygon));
   if (state.anchor) {
     p.set('anchor', state.anchor.id);
     p.set('anchor_type', state.anchor.type);
@@ -200,8 +217,19 @@ export function vqlOf(f: Filters): string | undefined {
     ...(f.labels.length > 0 ? [{ labels: { op: 'one_of', value: f.labels } }] : []),
     ...(f.tags.length > 0 ? [{ tags: { op: 'is', value: f.tags } }] : []),
     ...f.fields.map((c) => ({ custom: c })),
+    ...(f.mapPolygon ? [mapFilter(f.mapPolygon)] : []),
   ];
   return parts.length > 0 ? JSON.stringify(parts) : undefined;
+}
+
+/** A shape drawn on the map as the API's vql condition (the selection route answers the same). */
+export function mapFilter(polygon: number[][]) {
+  return { map: { op: 'within', value: polygon } };
+}
+
+/** The Explore page's URL for the media inside a shape drawn on the map. */
+export function exploreMapSearch(polygon: number[][]): string {
+  return paramsFromState({ ...defaultState(), filters: { ...emptyFilters(), mapPolygon: polygon } }).toString();
 }
 
 /** What a saved view stores: the Explore query without its paging. */

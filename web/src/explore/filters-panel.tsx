@@ -65,6 +65,15 @@ export function FiltersPanel({ datasetId, filters, onApply }: Props) {
         File name
         <input type="search" value={draft.fileName} onChange={(e) => set({ fileName: e.target.value })} />
       </label>
+      {draft.mapPolygon && (
+        <fieldset className="row">
+          <legend>Map</legend>
+          <span>Inside the shape drawn on the map ({draft.mapPolygon.length} corners)</span>
+          <button type="button" onClick={() => set({ mapPolygon: null })}>
+            Remove the map shape
+          </button>
+        </fieldset>
+      )}
       <FieldConditions fields={fields.data ?? []} conditions={draft.fields} onChange={(v) => set({ fields: v })} />
       <div className="row">
         <button type="submit" className="primary">
