@@ -18,7 +18,7 @@ export interface SelectionInput {
   clusters?: Int32Array;
   /** diverse: pairs × dimensions the exact JavaScript traversal may cost before the native pooled one runs instead (tests lower it). */
   budget?: number;
-  /** diverse: pool rows × picks the native traversal may cost before it covers an evenly spaced pool (tests lower it). */
+  /** diverse: pool rows × picks the native traversal may cost before it covers a pool drawn from equal runs (tests lower it). */
   poolPairs?: number;
 }
 
@@ -39,7 +39,7 @@ export interface SelectionOutput {
 export const DIVERSE_BUDGET = 2e9;
 /**
  * Pairs (pool rows × picks) the native traversal may cost, about 90 ns each here: 1M media × 1,000 picks run over
- * every media, 1M × 10,000 over an evenly spaced pool of 100,000.
+ * every media, 1M × 10,000 over a pool of 100,000.
  */
 export const POOL_PAIRS = 1e9;
 
@@ -89,8 +89,8 @@ export async function computeSelection(input: SelectionInput, progress: (fractio
 
 /**
  * Farthest-first in the full space on one byte per dimension (quantizeRows, cosine error near 0.001) over the pool
- * poolSize chooses: every row (greedy k-center itself) or, beyond POOL_PAIRS, one row drawn from each of m equal runs of the
- * media-id order, whose cover stands for the rest's. The first pick is the pool's first row.
+ * poolSize chooses: every row (greedy k-center itself) or, beyond POOL_PAIRS, one row drawn from each of m equal runs
+ * of the media-id order, whose cover stands for the rest's. The first pick is the pool's first row.
  */
 function pooledDiverse(vectors: Float32Array, d: number, k: number, threads: number, pairs: number, progress: (fraction: number, message: string) => void): SelectionOutput {
   const n = vectors.length / d;
