@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { quantizedVectors } from '../../src/adapters/vectors/knn-graph.js';
 import { Rng } from '../../src/core/random.js';
-import { MIN_AXES, computeSelection } from '../../src/modules/selection/compute-selection.js';
+import { computeSelection } from '../../src/modules/selection/compute-selection.js';
 import { regenerate, seededIndex } from '../lib/scale-seed.js';
 import type { CurationCase, CurationContext, CurationResult } from './case.js';
 
@@ -14,9 +14,10 @@ const SAMPLE = 20_000;
 
 /**
  * Diverse subsets (docs/curation.md): diverse at 1 % and at 10,000 picks, representative at 1 %, each timed through
- * HTTP as a SELECTION task; each subset's covering radius (the largest cosine distance, centred, of an item to its
- * nearest pick, over 20,000 sampled items) against a random subset of the same size. Then the approximation itself on
- * 10,000 of the seeded vectors: exact greedy against greedy on 16 principal axes, radius over all 10,000.
+ * HTTP as a SELECTION task; each subset's cover (over 20,000 sampled items, in the full centred space: the covering
+ * radius, the largest cosine distance of an item to its nearest pick, and the mean one) against a random subset of the
+ * same size. Then the approximations themselves on 10,000 of the seeded vectors: exact greedy (JavaScript, f32) against
+ * the native one-byte traversal over every item and over a quarter of them, and random; cover over all 10,000.
  */
 export const selectCase: CurationCase = {
   name: 'select',
@@ -40,14 +41,14 @@ export const selectCase: CurationCase = {
       const seconds = (performance.now() - started) / 1000;
       const picks = await taggedItems(ctx, tag);
       const random = randomItems(ctx.n, picks.length, 7 + i);
-      rows.push({ step: run.step, seconds, found: `${picks.length} picked; radius ${radius(q8, picks, sample).toFixed(3)} vs random ${radius(q8, random, sample).toFixed(3)}` });
+      rows.push({ step: run.step, seconds, found: `${picks.length} picked; ${cover(q8, picks, sample)} vs random ${cover(q8, random, sample)}` });
     }
     rows.push(...(await approximation(vectors, mean)));
     return { rows };
   },
 };
 
-/** Exact greedy against the principal-axes greedy (and random) on the first 10,000 seeded vectors, 1,000 picks. */
+/** Exact greedy against the native one-byte traversal, over every item and over a pool of a quarter (and random), on the first 10,000 seeded vectors, 1,000 picks. */
 export async function approximation(vectors: Float32Array, mean: Float32Array): Promise<CurationResult['rows']> {
   const n = Math.min(10_000, vectors.length / D);
   const k = Math.max(1, Math.round(n / 10));
@@ -55,17 +56,18 @@ export async function approximation(vectors: Float32Array, mean: Float32Array): 
   const q8 = quantizedVectors(part, D, mean, false);
   const everyItem = q8;
   const rows: CurationResult['rows'] = [];
-  for (const [label, budget] of [
-    ['exact (480 dims)', Number.POSITIVE_INFINITY],
-    [`${MIN_AXES} principal axes`, 1],
+  for (const [label, budget, poolPairs] of [
+    ['exact (f32, JavaScript)', Number.POSITIVE_INFINITY, undefined],
+    ['native one-byte, every item', 0, undefined],
+    ['native one-byte, pool of 1/4', 0, (n * k) / 4],
   ] as const) {
     const shared = new Float32Array(new SharedArrayBuffer(n * D * 4));
     shared.set(part);
     const started = performance.now();
-    const out = await computeSelection({ strategy: 'diverse', vectors: shared, dimensions: D, mean, k, threads: 2, budget }, () => {});
-    rows.push({ step: `${n} items, k=${k}: ${label}`, seconds: (performance.now() - started) / 1000, found: `radius ${radius(q8, Array.from(out.picks), everyItem).toFixed(3)}` });
+    const out = await computeSelection({ strategy: 'diverse', vectors: shared, dimensions: D, mean, k, threads: 2, budget, poolPairs }, () => {});
+    rows.push({ step: `${n} items, k=${k}: ${label}`, seconds: (performance.now() - started) / 1000, found: cover(q8, Array.from(out.picks), everyItem) });
   }
-  rows.push({ step: `${n} items, k=${k}: random`, seconds: 0, found: `radius ${radius(q8, randomItems(n, k, 3), everyItem).toFixed(3)}` });
+  rows.push({ step: `${n} items, k=${k}: random`, seconds: 0, found: cover(q8, randomItems(n, k, 3), everyItem) });
   return rows;
 }
 
@@ -89,12 +91,16 @@ function gather(q8: Int8Array, items: number[]): Int8Array {
   return out;
 }
 
-/** The largest cosine distance of a sampled item to its nearest pick (natively, one byte per dimension). */
-function radius(q8: Int8Array, picks: number[], sample: Int8Array): number {
+/** The largest and the mean cosine distance of a sampled item to its nearest pick (natively, one byte per dimension). */
+function cover(q8: Int8Array, picks: number[], sample: Int8Array): string {
   const found = usearch.exactSearch(gather(q8, picks), sample, D, 1, 'cos' as never, 2) as unknown as { distances: Float32Array };
   let max = 0;
-  for (const d of found.distances) if (d > max) max = d;
-  return max;
+  let sum = 0;
+  for (const d of found.distances) {
+    if (d > max) max = d;
+    sum += d;
+  }
+  return `radius ${max.toFixed(3)} mean ${(sum / found.distances.length).toFixed(3)}`;
 }
 
 function randomItems(n: number, k: number, seed: number): number[] {

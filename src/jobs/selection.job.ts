@@ -78,7 +78,7 @@ export function selectionJob(deps: SelectionDeps): JobDefinition {
         const small = pool.mediaIds.length * config.n * embedding.dimensions <= IN_PROCESS_WORK;
         const output = small ? await computeSelection({ ...input, threads: 1 }, onProgress) : await computeSelectionOffThread(input, ctx.signal, onProgress);
         chosen = Array.from(output.picks, (i) => pool.mediaIds[i]!);
-        if (output.radius !== null) ctx.log.info({ dims: output.dims, exact: output.exact, radius: output.radius }, 'diverse selection');
+        if (output.radius !== null) ctx.log.info({ dims: output.dims, exact: output.exact, pool: output.pool, radius: output.radius }, 'diverse selection');
       }
       await ctx.progress(90, `Chose ${chosen.length} media`);
       if (config.action === 'clone') {

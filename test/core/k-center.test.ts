@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Crew, crewData, farthestFirst } from '../../src/adapters/vectors/k-center.js';
 import { Rng } from '../../src/core/random.js';
 import { allocateBySize, selectionSize } from '../../src/core/selection.js';
-import { centreRows, computeSelection, traversalDims } from '../../src/modules/selection/compute-selection.js';
+import { centreRows, computeSelection, poolSize } from '../../src/modules/selection/compute-selection.js';
 import { computeSelectionOffThread } from '../../src/modules/selection/selection-runner.js';
 
 /** Plain Gonzalez, written the obvious way: the reference the threaded, early-exit version must match. */
@@ -101,10 +101,10 @@ describe('selection sizes and shares', () => {
     expect(() => selectionSize({}, 10)).toThrow('Give exactly one of n and fraction');
   });
 
-  it('a traversal works in every dimension within its budget, on principal axes beyond it', () => {
-    expect(traversalDims(10_000, 100, 480)).toBe(480);
-    expect(traversalDims(1_000_000, 10_000, 480)).toBe(16);
-    expect(traversalDims(100_000, 10_000, 480)).toBe(40);
-    expect(traversalDims(100_000, 1_000, 480)).toBe(400);
+  it('the native traversal covers every item within its pair budget, an evenly spaced pool of at least k beyond it', () => {
+    expect(poolSize(1_000_000, 1_000)).toBe(1_000_000);
+    expect(poolSize(1_000_000, 10_000)).toBe(100_000);
+    expect(poolSize(100_000, 10_000)).toBe(100_000);
+    expect(poolSize(50_000, 40_000)).toBe(40_000);
   });
 });

@@ -7,19 +7,13 @@ import { Worker } from 'node:worker_threads';
  * to its nearest pick live in SharedArrayBuffers; each thread owns a slice of the items, and per pick updates its
  * slice's distances and reports its farthest item, under a barrier of Atomics (microseconds, 10,000 times).
  * A distance is summed with an early exit once it passes the item's current distance (partial distance search),
- * which skips most of the work late in the run, when the picks cover every item closely and the coordinates
- * come largest variance first (principal axes).
+ * which skips most of the work late in the run, when the picks cover every item closely.
  */
 
 /** What the threads share: rows (n × dims, f32) and the slices' state. */
 export interface CrewData {
   rows: Float32Array;
   dims: number;
-  /** The raw centred source rows (n × sourceDims) a projection reads; null when `rows` are the space itself. */
-  source: Float32Array | null;
-  sourceDims: number;
-  /** Principal axes (dims × sourceDims), written by thread 0 before the projection phase. */
-  axes: Float32Array;
   minDist: Float32Array;
   /** Items per leaf: the rows come in leaf runs of a k-d order (kdOrder), each with its bounding box. */
   leaf: number;
@@ -41,7 +35,6 @@ const COMMAND = 1;
 const ARG = 2;
 const DONE = 3;
 const STOP = 0;
-const PROJECT = 1;
 const PICK = 2;
 const BOUNDS = 3;
 
@@ -49,8 +42,8 @@ function sharedFloats(length: number): Float32Array {
   return new Float32Array(new SharedArrayBuffer(Math.max(1, length) * 4));
 }
 
-export function crewData(rows: Float32Array, dims: number, threads: number, source: Float32Array | null = null, sourceDims = 0, leaf = 64): CrewData {
-  const n = source ? source.length / sourceDims : rows.length / dims;
+export function crewData(rows: Float32Array, dims: number, threads: number, leaf = 64): CrewData {
+  const n = rows.length / dims;
   const leaves = Math.ceil(n / leaf);
   return {
     leaf,
@@ -60,9 +53,6 @@ export function crewData(rows: Float32Array, dims: number, threads: number, sour
     leafArg: new Int32Array(new SharedArrayBuffer(Math.max(1, leaves) * 4)),
     rows,
     dims,
-    source,
-    sourceDims,
-    axes: sharedFloats(source ? dims * sourceDims : 0),
     minDist: sharedFloats(n),
     ctrl: new Int32Array(new SharedArrayBuffer(16)),
     best: new Float64Array(new SharedArrayBuffer(threads * 16)),
@@ -94,20 +84,6 @@ function bounds(data: CrewData, from: number, to: number): void {
       }
       lo[b * dims + x] = min;
       hi[b * dims + x] = max;
-    }
-  }
-}
-
-/** Projects the slice's source rows on the axes. */
-function project(data: CrewData, from: number, to: number): void {
-  const { rows, dims, source, sourceDims: sd, axes } = data;
-  for (let i = from; i < to; i++) {
-    const s = i * sd;
-    for (let a = 0; a < dims; a++) {
-      const ax = a * sd;
-      let dot = 0;
-      for (let x = 0; x < sd; x++) dot += source![s + x]! * axes[ax + x]!;
-      rows[i * dims + a] = dot;
     }
   }
 }
@@ -182,8 +158,7 @@ function updateSlice(data: CrewData, t: number, p: number, from: number, to: num
 function runShare(data: CrewData, t: number, pick: Float32Array): void {
   const [from, to] = sliceOf(data, t);
   const command = Atomics.load(data.ctrl, COMMAND);
-  if (command === PROJECT) project(data, from, to);
-  else if (command === BOUNDS) bounds(data, from, to);
+  if (command === BOUNDS) bounds(data, from, to);
   else if (command === PICK) updateSlice(data, t, Atomics.load(data.ctrl, ARG), from, to, pick);
 }
 
@@ -247,7 +222,7 @@ export interface KCenterResult {
 }
 
 /**
- * k picks by farthest-first from item `start` over the crew's rows (already projected when the crew projects).
+ * k picks by farthest-first from item `start` over the crew's rows.
  * `onPick` is called every `every` picks (progress, abort: it may throw).
  */
 export function farthestFirst(crew: Crew, k: number, start: number, onPick: (picked: number) => void, every = 256): KCenterResult {
@@ -288,7 +263,3 @@ export function farthestFirst(crew: Crew, k: number, start: number, onPick: (pic
   return { picks, radius, finalRadius };
 }
 
-/** Projects every source row on the axes written into data.axes, all threads at once. */
-export function projectRows(crew: Crew): void {
-  crew.run(PROJECT);
-}

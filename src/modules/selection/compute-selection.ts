@@ -1,6 +1,8 @@
-import { Crew, crewData, farthestFirst, projectRows } from '../../adapters/vectors/k-center.js';
+import { quantizeRows } from '../../adapters/vectors/forest-graph.js';
+import { Crew, crewData, farthestFirst } from '../../adapters/vectors/k-center.js';
+import { poolFarthestFirst } from '../../adapters/vectors/pool-k-center.js';
 import { kdOrder } from '../../core/kd-order.js';
-import { principalAxes } from '../../core/principal-axes.js';
+import { Rng } from '../../core/random.js';
 import { allocateBySize } from '../../core/selection.js';
 
 export interface SelectionInput {
@@ -14,26 +16,32 @@ export interface SelectionInput {
   threads: number;
   /** representative: each item's cluster (dense labels 0…c−1) at the chosen level. */
   clusters?: Int32Array;
-  /** diverse: pairs × dimensions the traversal may cost before it works on principal axes instead (tests lower it). */
+  /** diverse: pairs × dimensions the exact JavaScript traversal may cost before the native pooled one runs instead (tests lower it). */
   budget?: number;
+  /** diverse: pool rows × picks the native traversal may cost before it covers a pool drawn from equal runs (tests lower it). */
+  poolPairs?: number;
 }
 
 export interface SelectionOutput {
   /** Item indices, in pick order. */
   picks: Int32Array;
-  /** diverse: the space the traversal ran in (its dimensions; `exact` when they are the embedding's), and its covering radius as a cosine distance. */
+  /** diverse: the dimensions the traversal ran in (always the embedding's); `exact` when it covered every item, `pool` the items it covered; its covering radius over them as a cosine distance. */
   dims: number;
   exact: boolean;
+  pool: number;
   radius: number | null;
 }
 
 /**
- * Pairs × dimensions a diverse selection may cost before it runs on principal axes (about 5 ns each on one of the
- * 2 loaded cores here, docs/curation.md): 100k items × 1,000 picks keep 400 dimensions, 1M × 10,000 the floor of 16.
+ * Pairs × dimensions a diverse selection may cost in the exact JavaScript traversal (about 5 ns each on one of the 2
+ * loaded cores here, docs/curation.md): beyond it the native one-byte traversal (poolFarthestFirst) runs instead.
  */
-export const DIVERSE_BUDGET = 4e10;
-/** Fewest principal axes a large selection keeps. */
-export const MIN_AXES = 16;
+export const DIVERSE_BUDGET = 2e9;
+/**
+ * Pairs (pool rows × picks) the native traversal may cost, about 90 ns each here: 1M media × 1,000 picks run over
+ * every media, 1M × 10,000 over a pool of 100,000.
+ */
+export const POOL_PAIRS = 1e9;
 
 /** Centres each row on `mean` and scales it to unit length, in place (as the index does, docs/indexing.md). */
 export function centreRows(vectors: Float32Array, d: number, mean: Float32Array): void {
@@ -51,42 +59,55 @@ export function centreRows(vectors: Float32Array, d: number, mean: Float32Array)
   }
 }
 
-/** How many dimensions a traversal of n items to k picks works in: all of them within the budget, else principal axes (a multiple of 8). */
-export function traversalDims(n: number, k: number, d: number, budget = DIVERSE_BUDGET): number {
-  const affordable = Math.floor(budget / Math.max(1, n * k));
-  if (affordable >= d) return d;
-  return Math.max(MIN_AXES, Math.floor(affordable / 8) * 8);
+/** How many rows of n the native traversal to k picks covers: all of them within POOL_PAIRS, else a pool spread evenly over them (never fewer than k). */
+export function poolSize(n: number, k: number, pairs = POOL_PAIRS): number {
+  return Math.min(n, Math.max(k, Math.floor(pairs / Math.max(1, k))));
 }
 
 export async function computeSelection(input: SelectionInput, progress: (fraction: number, message: string) => void): Promise<SelectionOutput> {
   const { vectors, dimensions: d, k } = input;
   const n = vectors.length / d;
   centreRows(vectors, d, input.mean);
-  if (input.strategy === 'representative') return { picks: representatives(vectors, d, input.clusters!, k), dims: d, exact: true, radius: null };
-  const dims = traversalDims(n, k, d, input.budget);
+  if (input.strategy === 'representative') return { picks: representatives(vectors, d, input.clusters!, k), dims: d, exact: true, pool: n, radius: null };
+  if (n * k * d > (input.budget ?? DIVERSE_BUDGET)) return pooledDiverse(vectors, d, k, input.threads, input.poolPairs ?? POOL_PAIRS, progress);
   const threads = Math.max(1, Math.min(input.threads, Math.ceil(n / 50_000)));
-  let crew: Crew;
-  if (dims === d) crew = new Crew(crewData(vectors, d, threads));
-  else {
-    progress(0.05, `principal axes: ${d} → ${dims} dimensions`);
-    const data = crewData(new Float32Array(new SharedArrayBuffer(n * dims * 4)), dims, threads, vectors, d);
-    data.axes.set(principalAxes(vectors, d, dims, 5000));
-    crew = new Crew(data);
-    projectRows(crew);
-  }
+  const crew = new Crew(crewData(vectors, d, threads));
   try {
     // Leaves of a k-d order: the traversal skips a leaf whose box is farther from a pick than its farthest item.
     const rows = crew.data.rows;
-    const order = kdOrder(rows, dims, crew.data.leaf);
-    permuteRows(rows, dims, order);
+    const order = kdOrder(rows, d, crew.data.leaf);
+    permuteRows(rows, d, order);
     const start = order.indexOf(0);
     const result = farthestFirst(crew, k, start, (picked) => progress(0.1 + (0.9 * picked) / k, `picked ${picked} of ${k}`));
     const picks = result.picks.map((i) => order[i]!);
     // Squared distance between unit vectors is 2·(1 − cos): the radius as a cosine distance.
-    return { picks, dims, exact: dims === d, radius: result.finalRadius / 2 };
+    return { picks, dims: d, exact: true, pool: n, radius: result.finalRadius / 2 };
   } finally {
     await crew.close();
   }
+}
+
+/**
+ * Farthest-first in the full space on one byte per dimension (quantizeRows, cosine error near 0.001) over the pool
+ * poolSize chooses: every row (greedy k-center itself) or, beyond POOL_PAIRS, one row drawn from each of m equal runs
+ * of the media-id order, whose cover stands for the rest's. The first pick is the pool's first row.
+ */
+function pooledDiverse(vectors: Float32Array, d: number, k: number, threads: number, pairs: number, progress: (fraction: number, message: string) => void): SelectionOutput {
+  const n = vectors.length / d;
+  const m = poolSize(n, k, pairs);
+  progress(0.02, m === n ? `one byte per dimension: ${n} rows` : `one byte per dimension: a pool of ${m} of ${n} rows`);
+  const pool = new Int8Array(m * d);
+  const rowOf = new Int32Array(m);
+  // One row drawn from each of m equal strata (seeded: deterministic): spread over the media-id order, yet blind to any period in it.
+  const rng = new Rng(29);
+  for (let r = 0; r < m; r++) {
+    const from = Math.floor((r * n) / m);
+    const i = from + rng.int(Math.floor(((r + 1) * n) / m) - from);
+    rowOf[r] = i;
+    quantizeRows(vectors.subarray(i * d, i * d + d), d, pool.subarray(r * d, r * d + d));
+  }
+  const result = poolFarthestFirst(pool, d, k, threads, (picked) => progress(0.05 + (0.95 * picked) / k, `picked ${picked} of ${k}`));
+  return { picks: result.picks.map((r) => rowOf[r]!), dims: d, exact: m === n, pool: m, radius: result.radius };
 }
 
 /** Rows in `order` (row i becomes the old row order[i]), in place through one copy. */
