@@ -7976,6 +7976,8 @@ export interface operations {
                                     width: number;
                                     height: number;
                                 };
+                                /** @description OBJECTS pages, an object flagged mislabels: the class most of its nearest objects have (POST …/label_errors with target objects) */
+                                suggested_label?: string | null;
                             }[];
                             /** @description Distinct labels of the previews shown */
                             labels: string[];
@@ -9086,10 +9088,15 @@ export interface operations {
                      */
                     k?: number;
                     /**
-                     * @description mislabel_score (share of the neighbours with another label) from which a media is a mislabel
+                     * @description mislabel_score (share of the neighbours with another label) from which a media (or object) is a mislabel
                      * @default 0.7
                      */
                     threshold?: number;
+                    /**
+                     * @description What is scored: the media's image labels (media), the detected objects' classes, each object compared with objects only (objects), or both (all). objects and all need detected objects with crop embeddings (OBJECT_DETECTION enrichment); media and all need two labelled media
+                     * @default media
+                     */
+                    target?: "media" | "objects" | "all";
                 };
             };
         };

@@ -41,7 +41,7 @@ export const Preview = Type.Object({
   relevance_score: Nullable(Type.Number({ description: 'Cosine distance to the anchor or query: lower is closer' })),
   relevance_score_type: Nullable(Type.String()),
   uniqueness_score: Nullable(Uniqueness),
-  issues: Type.Array(Type.String({ description: 'blur, dark, bright, grayscale, low_information, odd_aspect_ratio, outliers, duplicates' })),
+  issues: Type.Array(Type.String({ description: 'blur, dark, bright, grayscale, low_information, odd_aspect_ratio, outliers, duplicates; on OBJECTS pages also the object\'s own mislabels, class_outliers' })),
   duplicate_group_id: Nullable(Type.String()),
   video_id: Nullable(Type.String({ description: 'For a VIDEO_FRAME, the video it was taken from' })),
   frame_timestamp: Nullable(Type.Number()),
@@ -54,6 +54,9 @@ export const Preview = Type.Object({
       { x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() },
       { description: "OBJECTS pages: the object's box in the media's pixels (x, y = top left)" },
     ),
+  ),
+  suggested_label: Type.Optional(
+    Nullable(Type.String({ description: "OBJECTS pages, an object flagged mislabels: the class most of its nearest objects have (POST …/label_errors with target objects)" })),
   ),
 });
 
