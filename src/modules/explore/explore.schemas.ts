@@ -17,7 +17,7 @@ export const ExploreQuerySchema = Type.Object({
   vql: Type.Optional(Type.String({ description: 'JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}), map ({op: within, value: polygon [[x, y], …] on the embedding map})' })),
   file_name: Type.Optional(Type.String({ maxLength: 500, description: 'Substring of the file name, case-insensitive' })),
   issue_type: Type.Optional(
-    Type.String({ description: 'duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md)' }),
+    Type.String({ description: 'duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md); with entity_type=OBJECTS, mislabels and class_outliers are the objects own flags' }),
   ),
   min_uniqueness: Type.Optional(Type.String()),
   max_uniqueness: Type.Optional(Type.String()),

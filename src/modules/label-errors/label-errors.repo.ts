@@ -72,20 +72,24 @@ export const runOf = (version: RawBuilder<unknown>, scored: 'scores_media' | 'sc
     where r.dataset_id = v.dataset_id and r.version_id is not null and r.created_at <= v.created_at and r.${sql.ref(scored)}
     order by r.created_at desc limit 1)`;
 
+/** The id of the object `o` as a uuid (null for an id that is not one, as rows written by hand may hold): never a cast error. */
+export const objectUuid = (o: RawBuilder<unknown>) =>
+  sql`(case when ${o} ->> 'object_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${o} ->> 'object_id')::uuid end)`;
+
 /**
  * Whether the object `o` (an element of a version row's `objects`) carries the flag in the objects run that applies to
  * the version, under the label it has now: one probe of the scores' primary key.
  */
 export const objectFlagged = (o: RawBuilder<unknown>, flag: 'is_mislabel' | 'is_class_outlier', version: RawBuilder<unknown>) =>
   sql<boolean>`exists (select 1 from object_label_error_scores s where s.run_id = ${runOf(version, 'scores_objects')}
-    and s.object_id = (${o} ->> 'object_id')::uuid and s.label = ${o} ->> 'label' and s.${sql.ref(flag)})`;
+    and s.object_id = ${objectUuid(o)} and s.label = ${o} ->> 'label' and s.${sql.ref(flag)})`;
 
 /**
  * A version row's `objects` (jsonb) with each object scored by the objects run that applies to the version given its
  * scores (mislabel_score, suggested_label, class_outlier_score, is_mislabel, is_class_outlier), for the exports.
  */
 export const scoredObjects = (objects: RawBuilder<unknown>, version: RawBuilder<unknown>) =>
-  sql`case when ${objects} is null then null else (select coalesce(jsonb_agg(case when s.is_mislabel is null then e.o
+  sql`case when ${objects} is null or ${runOf(version, 'scores_objects')} is null then ${objects} else (select coalesce(jsonb_agg(case when s.is_mislabel is null then e.o
       else e.o || jsonb_build_object('mislabel_score', s.mislabel_score, 'suggested_label', s.suggested_label, 'class_outlier_score', s.class_outlier_score,
         'is_mislabel', s.is_mislabel, 'is_class_outlier', s.is_class_outlier) end order by e.n), '[]'::jsonb)
     from jsonb_array_elements(${objects}) with ordinality e(o, n) left join lateral ${objectScores(sql`e.o`, version)} s on true) end`;
@@ -93,7 +97,7 @@ export const scoredObjects = (objects: RawBuilder<unknown>, version: RawBuilder<
 /** The scores of the object `o` in the objects run that applies to the version, if it still has the label scored (a lateral subquery). */
 export const objectScores = (o: RawBuilder<unknown>, version: RawBuilder<unknown>) =>
   sql`(select s.mislabel_score, s.suggested_label, s.class_outlier_score, s.is_mislabel, s.is_class_outlier from object_label_error_scores s
-    where s.run_id = ${runOf(version, 'scores_objects')} and s.object_id = (${o} ->> 'object_id')::uuid and s.label = ${o} ->> 'label')`;
+    where s.run_id = ${runOf(version, 'scores_objects')} and s.object_id = ${objectUuid(o)} and s.label = ${o} ->> 'label')`;
 
 /**
  * The scores of the run that applies to the version, kept only where the media still has the label that was scored:
@@ -130,7 +134,7 @@ export class LabelErrorsRepo {
   /** How many detected objects of the version have a crop embedding (stops counting at `cap`). */
   async countObjects(db: Db, versionId: string, cap = 2): Promise<number> {
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from (select 1 from ${await versionRowsOf(db, versionId)} w
-      cross join jsonb_array_elements(w.objects) o join object_embeddings e on e.object_id = (o ->> 'object_id')::uuid
+      cross join jsonb_array_elements(w.objects) o join object_embeddings e on e.object_id = ${objectUuid(sql`o`)}
       where w.objects is not null limit ${cap}) s`.execute(db);
     return rows[0]!.n;
   }
@@ -143,7 +147,7 @@ export class LabelErrorsRepo {
   async labelledObjects(versionId: string, d: number, signal: AbortSignal, onRows: (n: number) => Promise<void>): Promise<LabelledVectors> {
     const query = sql`select o ->> 'object_id' as object_id, w.media_id::text, o ->> 'label' as label, e.vector
       from ${await versionRowsOf(this.db, versionId, true)} w cross join jsonb_array_elements(w.objects) o
-      join object_embeddings e on e.object_id = (o ->> 'object_id')::uuid
+      join object_embeddings e on e.object_id = ${objectUuid(sql`o`)}
       where w.objects is not null and o ->> 'label' is not null order by 1`.compile(this.db).sql;
     const objectIds: string[] = [];
     const read = await this.copyRows(query, OBJECT_ROW, d, signal, onRows, (r: { object_id: string; media_id: string; label: string; vector: Buffer }, q8) => {
