@@ -1191,7 +1191,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Score every labelled media against its k nearest labelled neighbours and its label's centroid: a LABEL_ERRORS task (202 {task_id}) that writes mislabel_score, suggested_label and class_outlier_score with a new head version (Explore issue_type mislabels, class_outliers) */
+        /** Score every labelled media against its k nearest labelled neighbours and its label's centroid: a LABEL_ERRORS task (202 {task_id}) that writes mislabel_score, suggested_label and class_outlier_score with a new head version (Explore issue_type mislabels, class_outliers). With target objects (or all) it scores the detected objects the same way, objects against objects (Explore entity_type=OBJECTS) */
         post: operations["postDatasetLabelErrors"];
         delete?: never;
         options?: never;
@@ -1359,7 +1359,7 @@ export interface components {
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
-                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md) */
+                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md); with entity_type=OBJECTS, mislabels and class_outliers are the objects own flags */
                 issue_type?: string;
                 min_uniqueness?: string;
                 max_uniqueness?: string;
@@ -5802,7 +5802,7 @@ export interface operations {
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
-                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md) */
+                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md); with entity_type=OBJECTS, mislabels and class_outliers are the objects own flags */
                 issue_type?: string;
                 min_uniqueness?: string;
                 max_uniqueness?: string;
@@ -6187,7 +6187,7 @@ export interface operations {
                         vql?: string;
                         /** @description Substring of the file name, case-insensitive */
                         file_name?: string;
-                        /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md) */
+                        /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md); with entity_type=OBJECTS, mislabels and class_outliers are the objects own flags */
                         issue_type?: string;
                         min_uniqueness?: string;
                         max_uniqueness?: string;
@@ -7845,7 +7845,7 @@ export interface operations {
                 vql?: string;
                 /** @description Substring of the file name, case-insensitive */
                 file_name?: string;
-                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md) */
+                /** @description duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md); with entity_type=OBJECTS, mislabels and class_outliers are the objects own flags */
                 issue_type?: string;
                 min_uniqueness?: string;
                 max_uniqueness?: string;
@@ -7976,6 +7976,8 @@ export interface operations {
                                     width: number;
                                     height: number;
                                 };
+                                /** @description OBJECTS pages, an object flagged mislabels: the class most of its nearest objects have (POST …/label_errors with target objects) */
+                                suggested_label?: string | null;
                             }[];
                             /** @description Distinct labels of the previews shown */
                             labels: string[];
@@ -9086,10 +9088,15 @@ export interface operations {
                      */
                     k?: number;
                     /**
-                     * @description mislabel_score (share of the neighbours with another label) from which a media is a mislabel
+                     * @description mislabel_score (share of the neighbours with another label) from which a media (or object) is a mislabel
                      * @default 0.7
                      */
                     threshold?: number;
+                    /**
+                     * @description What is scored: the media's image labels (media), the detected objects' classes, each object compared with objects only (objects), or both (all). objects and all need detected objects with crop embeddings (OBJECT_DETECTION enrichment); media and all need two labelled media
+                     * @default media
+                     */
+                    target?: "media" | "objects" | "all";
                 };
             };
         };

@@ -142,4 +142,9 @@ export const errors = {
   notReady: (why: string) => new AppError(503, why),
   noLabels: (need: number) =>
     new AppError(409, `Label errors need at least ${need} media with an image label; label media first (PUT /api/v1/dataset/{dataset_id}/media/label)`),
+  noObjectLabels: (need: number, found: number) =>
+    new AppError(
+      422,
+      `Label errors on objects need at least ${need} detected objects with a crop embedding; this dataset has ${found}: detect objects first (POST /api/v1/dataset/{dataset_id}/enrich_dataset with OBJECT_DETECTION)`,
+    ),
 } as const;

@@ -32,6 +32,7 @@ import * as m0043 from './migrations/0043-label-errors.js';
 import * as m0044 from './migrations/0044-leakage.js';
 import * as m0045 from './migrations/0045-embedding-map.js';
 import * as m0047 from './migrations/0047-version-issues.js';
+import * as m0048 from './migrations/0048-object-label-errors.js';
 import * as m0049 from './migrations/0049-version-graph.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0044-leakage': m0044,
   '0045-embedding-map': m0045,
   '0047-version-issues': m0047,
+  '0048-object-label-errors': m0048,
   '0049-version-graph': m0049,
 };
 

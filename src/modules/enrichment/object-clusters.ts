@@ -5,6 +5,7 @@ import { CLUSTER_LEVELS } from '../../core/clustering.js';
 import { computeIndexOffThread } from '../indexing/index-runner.js';
 import { clusterUuid } from '../indexing/version-indexer.js';
 import type { EnrichmentRepo } from './enrichment.repo.js';
+import { objectEmbeddingBytes, storeObjectEmbeddings } from '../label-errors/object-embeddings.repo.js';
 
 export interface ObjectClusterDeps {
   db: Db;
@@ -17,7 +18,8 @@ export interface ObjectClusterDeps {
 /**
  * Clusters a task's detected objects by their crop embeddings, as media are clustered (same graph, levels
  * and scores), so Explore can show objects as entities; writes cluster ids and uniqueness onto the staged
- * objects and drops the embeddings, which nothing reads after this. Safe to rerun.
+ * objects and moves the embeddings out of them, one byte per dimension, into object_embeddings (label errors read
+ * them there). Safe to rerun.
  */
 export async function clusterObjects(deps: ObjectClusterDeps, taskId: string, signal: AbortSignal): Promise<number> {
   const owners: Array<{ mediaId: string; objects: Array<StoredObject & { embedding?: number[] }> }> = [];
@@ -31,6 +33,7 @@ export async function clusterObjects(deps: ObjectClusterDeps, taskId: string, si
   const flat = new Float32Array(n * deps.dimensions);
   vectors.forEach((v, i) => flat.set(v, i * deps.dimensions));
   const ids = owners.flatMap((owner) => owner.objects.map((o) => o.object_id));
+  const kept = objectEmbeddingBytes(deps.model, flat, deps.dimensions);
 
   let clusters: string[][];
   let uniqueness: ArrayLike<number>;
@@ -55,6 +58,7 @@ export async function clusterObjects(deps: ObjectClusterDeps, taskId: string, si
       });
       await deps.repo.setStagedObjects(trx, taskId, owner.mediaId, objects);
     }
+    await storeObjectEmbeddings(trx, taskId, deps.model, ids, kept, deps.dimensions);
   });
   return n;
 }

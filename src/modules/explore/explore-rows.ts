@@ -56,6 +56,10 @@ export interface ObjectRow extends ExploreRow {
   score: number;
   box: { x: number; y: number; width: number; height: number };
   object_caption: string | null;
+  /** The object's label errors (label-errors.repo.ts objectScores): the class its neighbours suggest, and its flags. */
+  suggested_label: string | null;
+  is_mislabel: boolean;
+  is_class_outlier: boolean;
 }
 
 /** What a query matches: media (images and video frames), by kind, and the clusters they fall in. */

@@ -28,13 +28,14 @@ export function presentClusters(rows: Array<ExploreRow | ObjectRow>, entityType:
       relevance_score: row.relevance,
       relevance_score_type: row.relevance === null ? null : relevanceType,
       uniqueness_score: row.uniqueness_score,
-      issues: issuesOf(row),
+      issues: object ? [...issuesOf(row), ...objectIssuesOf(object)] : issuesOf(row),
       duplicate_group_id: row.duplicate_group,
       video_id: row.parent_media_id,
       frame_timestamp: row.frame_timestamp,
       tags: row.tags,
       label: row.label,
       ...(object ? { object_id: object.object_id, score: object.score, bounding_box: object.box } : {}),
+      ...(object?.is_mislabel ? { suggested_label: object.suggested_label } : {}),
     });
     const caption = object ? object.object_caption : row.caption;
     if (caption && !cluster.captions.includes(caption)) cluster.captions.push(caption);
@@ -57,6 +58,11 @@ function emptyCluster(row: ExploreRow, entityType: string): Static<typeof Cluste
     user_tags: [],
     captions: [],
   };
+}
+
+/** An object's own label errors, after its media's issues. */
+function objectIssuesOf(object: ObjectRow): string[] {
+  return [...(object.is_mislabel ? ['mislabels'] : []), ...(object.is_class_outlier ? ['class_outliers'] : [])];
 }
 
 function issuesOf(row: ExploreRow): string[] {

@@ -2,13 +2,17 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
-import { type ExploreFilters, isEmptyFilters } from '../../core/vql.js';
+import { type ExploreFilters, type IssueType, isEmptyFilters } from '../../core/vql.js';
+import { objectFlagged, objectScores } from '../label-errors/label-errors.repo.js';
 import { summaryState, versionRowsOf } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
 import { CLUSTERS_PER_PAGE, candidatesJoin, candidatesWhere, clusterPage, mediaJoin, versionRows } from './cluster-page.js';
 import { filtersSql } from './explore-filters.js';
 import { versionIssuesOf } from './quality-issues.js';
 import type { ExplorePageQuery, ExploreRow, MatchCounts, ObjectRow } from './explore-rows.js';
+
+/** The label errors an OBJECTS page asks of each object (its own scores, not its media's). */
+const OBJECT_FLAGS: Partial<Record<IssueType, 'is_mislabel' | 'is_class_outlier'>> = { mislabels: 'is_mislabel', class_outliers: 'is_class_outlier' };
 
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
 export class ExploreRepo {
@@ -64,11 +68,13 @@ export class ExploreRepo {
         select (o -> 'clusters' ->> ${q.level}::int)::uuid as cluster_id, vm.media_id, m.media_type, m.file_name, m.width, m.height,
           m.thumb_hash, m.parent_media_id, m.frame_timestamp, vm.uniqueness_score, vm.is_outlier, vm.duplicate_group, m.quality_flags,
           vm.tags, ${relevance} as relevance, vm.caption, 1 as n_objects, array[o ->> 'label'] as object_labels,
-          o ->> 'object_id' as object_id, o ->> 'label' as label, (o ->> 'score')::real as score, o -> 'box' as box, o ->> 'caption' as object_caption
+          o ->> 'object_id' as object_id, o ->> 'label' as label, (o ->> 'score')::real as score, o -> 'box' as box, o ->> 'caption' as object_caption,
+          le.suggested_label, coalesce(le.is_mislabel, false) as is_mislabel, coalesce(le.is_class_outlier, false) as is_class_outlier
         from version_media vm
         join media m on m.id = vm.media_id
         ${candidates}
         cross join jsonb_array_elements(vm.objects) o
+        left join lateral ${objectScores(sql`o`, sql`${q.versionId}::uuid`)} le on true
         where vm.version_id = ${q.versionId}::uuid and vm.objects is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
           and o -> 'clusters' is not null and ${this.objectWhere(q.filters, q.versionId)}
       ),
@@ -90,10 +96,20 @@ export class ExploreRepo {
     return { rows: result.rows, totalClusters };
   }
 
-  /** For objects `o` of the media: a label filter is about the object itself, every other filter about its media. */
+  /**
+   * For objects `o` of the media: a label filter and a label error (mislabels, class_outliers: the objects run's flags)
+   * are about the object itself, every other filter about its media.
+   */
   private objectWhere(f: ExploreFilters, versionId: string): RawBuilder<boolean> {
     const labels = f.labels.map((any) => sql`o ->> 'label' = any(${any}::text[])`);
-    return sql<boolean>`(${sql.join([this.where({ ...f, labels: [] }, versionId), ...labels], sql` and `)})`;
+    const own = f.issues.flatMap(({ issue, mode }) => {
+      const flag = OBJECT_FLAGS[issue];
+      if (!flag) return [];
+      const has = objectFlagged(sql`o`, flag, sql`${versionId}::uuid`);
+      return [mode === 'in' ? has : sql<boolean>`not ${has}`];
+    });
+    const ofMedia = { ...f, labels: [], issues: f.issues.filter(({ issue }) => !OBJECT_FLAGS[issue]) };
+    return sql<boolean>`(${sql.join([this.where(ofMedia, versionId), ...labels, ...own], sql` and `)})`;
   }
 
   /** Over the version's rows `vm`: see filtersSql. */

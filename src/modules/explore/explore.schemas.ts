@@ -17,7 +17,7 @@ export const ExploreQuerySchema = Type.Object({
   vql: Type.Optional(Type.String({ description: 'JSON array of AND-ed filters: text (fts | semantic), labels (one_of), tags (is), issues, duplicates, uniqueness, custom ({field, op: eq|ne|gt|gte|lt|lte|between|contains|exists, value}), map ({op: within, value: polygon [[x, y], …] on the embedding map})' })),
   file_name: Type.Optional(Type.String({ maxLength: 500, description: 'Substring of the file name, case-insensitive' })),
   issue_type: Type.Optional(
-    Type.String({ description: 'duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md)' }),
+    Type.String({ description: 'duplicates, exact_duplicates, outliers, blur, dark, bright, grayscale, low_information, odd_aspect_ratio, odd_size, mislabels or class_outliers (docs/curation.md); with entity_type=OBJECTS, mislabels and class_outliers are the objects own flags' }),
   ),
   min_uniqueness: Type.Optional(Type.String()),
   max_uniqueness: Type.Optional(Type.String()),
@@ -41,7 +41,7 @@ export const Preview = Type.Object({
   relevance_score: Nullable(Type.Number({ description: 'Cosine distance to the anchor or query: lower is closer' })),
   relevance_score_type: Nullable(Type.String()),
   uniqueness_score: Nullable(Uniqueness),
-  issues: Type.Array(Type.String({ description: 'blur, dark, bright, grayscale, low_information, odd_aspect_ratio, outliers, duplicates' })),
+  issues: Type.Array(Type.String({ description: 'blur, dark, bright, grayscale, low_information, odd_aspect_ratio, outliers, duplicates; on OBJECTS pages also the object\'s own mislabels, class_outliers' })),
   duplicate_group_id: Nullable(Type.String()),
   video_id: Nullable(Type.String({ description: 'For a VIDEO_FRAME, the video it was taken from' })),
   frame_timestamp: Nullable(Type.Number()),
@@ -54,6 +54,9 @@ export const Preview = Type.Object({
       { x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() },
       { description: "OBJECTS pages: the object's box in the media's pixels (x, y = top left)" },
     ),
+  ),
+  suggested_label: Type.Optional(
+    Nullable(Type.String({ description: "OBJECTS pages, an object flagged mislabels: the class most of its nearest objects have (POST …/label_errors with target objects)" })),
   ),
 });
 

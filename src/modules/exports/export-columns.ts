@@ -14,7 +14,7 @@ import { exportColumns, fieldColumn } from './metadata/columns.js';
 import { versionRowsOf } from '../versions/cluster-summaries.js';
 import { aspectRatio, isExactDuplicate, medianArea, oddArea, oddAspectRatio, sizeRatio } from '../explore/quality-issues.js';
 import { CUSTOM_FIELDS, TAGS_AND_LABELS, layerRows } from '../versions/version-annotations.js';
-import { currentScores } from '../label-errors/label-errors.repo.js';
+import { currentScores, scoredObjects } from '../label-errors/label-errors.repo.js';
 
 /** What a custom field's JSON value becomes in its column: text as is, a list as its JSON text. */
 const FIELD_VALUE: Record<FieldType, (field: RawBuilder<unknown>) => RawBuilder<unknown>> = {
@@ -102,7 +102,9 @@ export async function columnsQuery(
       from jsonb_array_elements(objects) o) s order by l))::text end`,
     objects: sql`case when objects is null then '[]' else coalesce((select '[' || string_agg(concat('{"object_id":', to_json(o ->> 'object_id'),
         ',"label":', to_json(o ->> 'label'), ',"score":', o -> 'score', ',"bbox":[', o #> '{box,x}', ',', o #> '{box,y}', ',', o #> '{box,width}',
-        ',', o #> '{box,height}', '],"caption":', coalesce(to_json(o ->> 'caption')::text, 'null'), '}'), ',' order by n) || ']'
+        ',', o #> '{box,height}', '],"caption":', coalesce(to_json(o ->> 'caption')::text, 'null'),
+        case when o ? 'is_mislabel' then concat(',"mislabel_score":', coalesce(o ->> 'mislabel_score', 'null'), ',"suggested_label":', coalesce(to_json(o ->> 'suggested_label')::text, 'null'),
+          ',"class_outlier_score":', coalesce(o ->> 'class_outlier_score', 'null'), ',"is_mislabel":', o ->> 'is_mislabel', ',"is_class_outlier":', o ->> 'is_class_outlier') end, '}'), ',' order by n) || ']'
       from jsonb_array_elements(objects) with ordinality e(o, n)), '[]') end`,
     ocr_text: sql`ocr_text`,
     safe_name: sql`safe_name`,
@@ -125,7 +127,7 @@ export async function columnsQuery(
         ${isExactDuplicate('m', version)} as is_exact_duplicate,
         m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp,
         w.uniqueness_score, w.cluster_l0, w.cluster_l1, w.cluster_l2, w.cluster_l3, w.cluster_l4, w.duplicate_group, w.is_outlier,
-        w.caption, w.objects, w.enrichment -> 'ocr' ->> 'text' as ocr_text, ${safeName(sql.ref('m.file_name'))} as safe_name,
+        w.caption, ${scoredObjects(sql`w.objects`, version)} as objects, w.enrichment -> 'ocr' ->> 'text' as ocr_text, ${safeName(sql.ref('m.file_name'))} as safe_name,
         coalesce(a.tags, '{}') as tags, a.label, coalesce(f.custom_fields, '{}') as custom_fields,
         le.mislabel_score, le.suggested_label, le.class_outlier_score, le.is_mislabel, le.is_class_outlier
       from ${await versionRowsOf(db, versionId, true)} w join media m on m.id = w.media_id

@@ -3,7 +3,7 @@ import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { StoredObject } from '../../adapters/db/schema.js';
 import type { FieldType } from '../../core/custom-fields.js';
 import { isExactDuplicate, medianArea, oddArea, sizeRatio } from '../explore/quality-issues.js';
-import { currentScores } from '../label-errors/label-errors.repo.js';
+import { currentScores, scoredObjects } from '../label-errors/label-errors.repo.js';
 
 /** One exported media item as read from the version: the facts the metadata files and the archive need. */
 export interface ExportItem {
@@ -51,7 +51,8 @@ export interface ExportItem {
   custom_fields: Record<string, unknown>;
   created_at: Date;
   caption: string | null;
-  objects: StoredObject[] | null;
+  /** With each object's own label errors where the objects run that applies scored it (label-errors.repo.ts scoredObjects). */
+  objects: Array<StoredObject & { mislabel_score?: number | null; suggested_label?: string | null; class_outlier_score?: number | null; is_mislabel?: boolean; is_class_outlier?: boolean }> | null;
   ocr_text: string | null;
 }
 
@@ -121,7 +122,7 @@ export function itemsQuery(versionId: string, selection: MediaSelection | null):
         m.exif ->> 'captured_at' as captured_at, m.parent_media_id, m.frame_timestamp, m.created_at,
         case when m.parent_media_id is not null then (select v.file_name from media v where v.id = m.parent_media_id) end as video_name,
         vm.uniqueness_score, vm.nn_similarity, vm.cluster_l0, vm.cluster_l1, vm.cluster_l2, vm.cluster_l3, vm.cluster_l4,
-        vm.duplicate_group, vm.is_outlier, vm.tags, vm.label, vm.custom_fields, vm.caption, vm.objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
+        vm.duplicate_group, vm.is_outlier, vm.tags, vm.label, vm.custom_fields, vm.caption, ${scoredObjects(sql`vm.objects`, version)} as objects, vm.enrichment -> 'ocr' ->> 'text' as ocr_text,
         ${safeName(sql.ref('m.file_name'))} as safe_name,
         le.mislabel_score, le.suggested_label, le.class_outlier_score, coalesce(le.is_mislabel, false) as is_mislabel,
         coalesce(le.is_class_outlier, false) as is_class_outlier

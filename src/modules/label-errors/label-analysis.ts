@@ -1,6 +1,7 @@
 import { type VectorIndex, unitRows } from '../../adapters/vectors/usearch-index.js';
 import { centroidDistances, classOutliers, classSums, mislabelScores, reaches } from '../../core/label-errors.js';
 import type { StoredGraph } from '../../adapters/vectors/graph-file.js';
+import { buildKnnGraph } from '../../adapters/vectors/knn-graph.js';
 import type { LabelledVectors } from './label-errors.repo.js';
 
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
@@ -178,4 +179,18 @@ export async function analyseLabels(items: LabelledVectors, d: number, index: Ve
   const mislabel = new Uint8Array(n);
   for (let i = 0; i < n; i++) mislabel[i] = reaches(score[i]!, options.threshold) ? 1 : 0;
   return { score, suggested, outlierDistance: distance, outlier: outliers.flagged, mislabel, exact, fromGraph: found.fromGraph };
+}
+
+/**
+ * The same analysis over detected objects, compared with objects only: exactly up to EXACT_NEIGHBOURS_UP_TO, above
+ * through a k-NN graph of the objects built for the run (the forest graph the index builds for media: O(n·k) memory,
+ * on `threads` threads from 50k objects; their rows are in shared memory, labelledObjects).
+ */
+export async function analyseObjects(items: LabelledVectors, d: number, options: AnalysisOptions): Promise<LabelAnalysis> {
+  const n = items.classOf.length;
+  if (n <= EXACT_NEIGHBOURS_UP_TO) return analyseLabels(items, d, null, null, options);
+  await options.onProgress(0.02, `Label errors: building the neighbour graph of ${n} objects`);
+  const built = await buildKnnGraph(items.q8, d, options.k, options.threads, (f, message) => void options.onProgress(0.02 + 0.6 * f, `Label errors (objects): ${message}`));
+  options.signal.throwIfAborted();
+  return analyseLabels(items, d, null, built.graph, options);
 }

@@ -15,7 +15,8 @@ export function labelErrorsRoutes(app: FastifyInstance, deps: { labelErrors: Lab
         tags: ['annotations'],
         summary:
           "Score every labelled media against its k nearest labelled neighbours and its label's centroid: a LABEL_ERRORS task (202 {task_id}) " +
-          'that writes mislabel_score, suggested_label and class_outlier_score with a new head version (Explore issue_type mislabels, class_outliers)',
+          'that writes mislabel_score, suggested_label and class_outlier_score with a new head version (Explore issue_type mislabels, class_outliers). ' +
+          'With target objects (or all) it scores the detected objects the same way, objects against objects (Explore entity_type=OBJECTS)',
         params: DatasetIdParams,
         body: LabelErrorsBody,
         response: { 202: TaskAccepted(LabelErrorsStarted), ...errorResponses(401, 403, 404, 409, 422) },

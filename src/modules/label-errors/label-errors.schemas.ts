@@ -16,7 +16,15 @@ export const LabelErrorsBody = Type.Object(
         minimum: 0,
         maximum: 1,
         default: LABEL_ERROR_DEFAULTS.threshold,
-        description: 'mislabel_score (share of the neighbours with another label) from which a media is a mislabel',
+        description: 'mislabel_score (share of the neighbours with another label) from which a media (or object) is a mislabel',
+      }),
+    ),
+    target: Type.Optional(
+      Type.Union([Type.Literal('media'), Type.Literal('objects'), Type.Literal('all')], {
+        default: 'media',
+        description:
+          "What is scored: the media's image labels (media), the detected objects' classes, each object compared with objects only (objects), or both (all). " +
+          'objects and all need detected objects with crop embeddings (OBJECT_DETECTION enrichment); media and all need two labelled media',
       }),
     ),
   },

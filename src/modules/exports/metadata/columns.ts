@@ -64,6 +64,12 @@ export interface ExportObject {
   score: number;
   bbox: [number, number, number, number];
   caption: string | null;
+  /** Scored objects only (label errors with target objects): the object's own label errors. */
+  mislabel_score?: number | null;
+  suggested_label?: string | null;
+  class_outlier_score?: number | null;
+  is_mislabel?: boolean;
+  is_class_outlier?: boolean;
 }
 
 /** Parquet (DuckDB) types of the columns, in order; the other formats follow the same order. */
@@ -196,7 +202,16 @@ export function metadataRow(item: ExportItem, includeImages: boolean, fields: re
     caption: item.caption,
     n_objects: objects.length,
     object_labels: [...new Set(objects.map((o) => o.label))].sort(),
-    objects: objects.map((o) => ({ object_id: o.object_id, label: o.label, score: o.score, bbox: [o.box.x, o.box.y, o.box.width, o.box.height], caption: o.caption ?? null })),
+    objects: objects.map((o) => ({
+      object_id: o.object_id,
+      label: o.label,
+      score: o.score,
+      bbox: [o.box.x, o.box.y, o.box.width, o.box.height],
+      caption: o.caption ?? null,
+      ...(o.is_mislabel === undefined
+        ? {}
+        : { mislabel_score: o.mislabel_score ?? null, suggested_label: o.suggested_label ?? null, class_outlier_score: o.class_outlier_score ?? null, is_mislabel: o.is_mislabel, is_class_outlier: o.is_class_outlier ?? false }),
+    })),
     ocr_text: item.ocr_text,
   };
 }

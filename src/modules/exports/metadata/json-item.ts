@@ -67,7 +67,11 @@ export function metadataItems(row: ExportRow, item: ExportItem): MetadataItem[] 
         source: 'Model',
         confidence: o.score,
         object_id: o.object_id,
-        metadata_items: o.caption === null ? [] : [caption(o.caption)],
+        metadata_items: [
+          ...(o.caption === null ? [] : [caption(o.caption)]),
+          ...(o.is_mislabel ? [issue('mislabels', o.mislabel_score ?? 1, { suggested_label: o.suggested_label ?? null })] : []),
+          ...(o.is_class_outlier ? [issue('class_outliers', o.class_outlier_score ?? 1)] : []),
+        ],
       },
     });
   }
