@@ -33,6 +33,7 @@ export async function clusterObjects(deps: ObjectClusterDeps, taskId: string, si
   const flat = new Float32Array(n * deps.dimensions);
   vectors.forEach((v, i) => flat.set(v, i * deps.dimensions));
   const ids = owners.flatMap((owner) => owner.objects.map((o) => o.object_id));
+  const objectMedia = owners.flatMap((owner) => owner.objects.map(() => owner.mediaId));
   const kept = objectEmbeddingBytes(deps.model, flat, deps.dimensions);
 
   let clusters: string[][];
@@ -58,7 +59,7 @@ export async function clusterObjects(deps: ObjectClusterDeps, taskId: string, si
       });
       await deps.repo.setStagedObjects(trx, taskId, owner.mediaId, objects);
     }
-    await storeObjectEmbeddings(trx, taskId, deps.model, ids, kept, deps.dimensions);
+    await storeObjectEmbeddings(trx, taskId, deps.model, ids, objectMedia, kept, deps.dimensions);
   });
   return n;
 }

@@ -24,13 +24,13 @@ export function objectEmbeddingBytes(model: string, vectors: Float32Array, d: nu
   return q8;
 }
 
-/** Stores the bytes of objectEmbeddingBytes under each object's id. Rerun-safe: an object keeps its first row. */
-export async function storeObjectEmbeddings(db: Db, taskId: string, model: string, ids: string[], q8: Int8Array, d: number): Promise<void> {
+/** Stores the bytes of objectEmbeddingBytes under each object's id, with its media. Rerun-safe: an object keeps its first row. */
+export async function storeObjectEmbeddings(db: Db, taskId: string, model: string, ids: string[], mediaIds: string[], q8: Int8Array, d: number): Promise<void> {
   for (let start = 0; start < ids.length; start += WRITE_CHUNK) {
     const end = Math.min(ids.length, start + WRITE_CHUNK);
     const bytes = Array.from({ length: end - start }, (_, r) => Buffer.from(q8.buffer, q8.byteOffset + (start + r) * d, d));
-    await sql`insert into object_embeddings (object_id, model, task_id, vector)
-      select r.id, ${model}, ${taskId}::uuid, r.v from unnest(${ids.slice(start, end)}::uuid[], ${bytes}::bytea[]) r(id, v)
+    await sql`insert into object_embeddings (object_id, media_id, model, task_id, vector)
+      select r.id, r.media_id, ${model}, ${taskId}::uuid, r.v from unnest(${ids.slice(start, end)}::uuid[], ${mediaIds.slice(start, end)}::uuid[], ${bytes}::bytea[]) r(id, media_id, v)
       on conflict (object_id) do nothing`.execute(db);
   }
 }

@@ -9,11 +9,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table object_embeddings (
       object_id uuid primary key,
+      -- The media the object was found in: the row goes when the media does.
+      media_id uuid not null references media (id) on delete cascade,
       model text not null,
       -- The enrichment task that detected the object.
       task_id uuid,
       vector bytea not null
     );
+    create index object_embeddings_media on object_embeddings (media_id);
     alter table label_error_runs add column scores_media boolean not null default true, add column scores_objects boolean not null default false;
     create table object_label_error_scores (
       run_id uuid not null references label_error_runs (id) on delete cascade,
