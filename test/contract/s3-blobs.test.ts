@@ -46,14 +46,14 @@ afterAll(async () => {
 });
 
 describe('blobs in an S3 bucket (BLOB_URL)', () => {
-  it('keeps originals, thumbnails, previews and the ANN index in the bucket under their hashes, and none in DATA_DIR', async () => {
+  it('keeps originals, thumbnails, previews, the ANN index and the k-NN graph in the bucket under their hashes, and none in DATA_DIR', async () => {
     // This install holds only this dataset: every blob its rows name is in the bucket, and the bucket holds nothing else.
     const { rows } = await server.loupe.container.database.pool.query(`select blob_hash as h from media union select thumb_hash from media
-      union select preview_hash from media union select ann_blob_hash from version_indexes`);
+      union select preview_hash from media union select ann_blob_hash from version_indexes union select graph_blob_hash from version_indexes`);
     const hashes = rows.map((r: { h: string | null }) => r.h).filter((h: string | null): h is string => h !== null);
     const originals = PHOTOS.map((name) => createHash('sha256').update(photo(name).bytes).digest('hex'));
     expect(hashes).toEqual(expect.arrayContaining(originals));
-    expect(hashes.length).toBeGreaterThanOrEqual(originals.length * 2 + 1);
+    expect(hashes.length).toBeGreaterThanOrEqual(originals.length * 2 + 2);
     expect((await objectKeys()).sort()).toEqual(hashes.map((h: string) => `blobs/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}`).sort());
     const local = path.join(server.dataDir, 'blobs');
     const files = fs.existsSync(local) ? fs.readdirSync(local, { recursive: true }).filter((f) => fs.statSync(path.join(local, String(f))).isFile()) : [];
