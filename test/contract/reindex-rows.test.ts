@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyRowsOf } from '../../src/adapters/db/binary-copy.js';
 import { readGraphFile } from '../../src/adapters/vectors/graph-file.js';
 import { IndexingRepo } from '../../src/modules/indexing/indexing.repo.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
@@ -134,6 +135,15 @@ describe('reindex', () => {
     await expect(reading).rejects.toThrow('stopped while reading');
     const wrongSize = repo.loadVectors(versionId!, model, config!.dimensions + 1, total, async () => {}, new AbortController().signal);
     await expect(wrongSize).rejects.toThrow(`does not have ${config!.dimensions + 1} dimensions`);
+
+    // A reader that stops after one row leaves the COPY mid-protocol: its connection is dropped, and the pool's next
+    // queries (every connection it then hands out) answer.
+    for await (const row of copyRowsOf<{ n: number }>(pool, 'select g as n from generate_series(1, 100000) g', [{ key: 'n', type: 'int4' }], new AbortController().signal)) {
+      expect(row.n).toBe(1);
+      break;
+    }
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => pool.query<{ n: number }>('select $1::int as n', [i])));
+    expect(answers.map((a) => a.rows[0]!.n)).toEqual(Array.from({ length: 12 }, (_, i) => i));
 
     const read = await repo.loadVectors(versionId!, model, config!.dimensions, total, async () => {}, new AbortController().signal);
     expect(read.mediaIds).toEqual([...read.mediaIds].sort());

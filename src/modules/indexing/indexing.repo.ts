@@ -1,8 +1,7 @@
-import { addAbortSignal, pipeline } from 'node:stream';
 import { sql } from 'kysely';
 import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
-import copyBinary, { type FieldMapping } from 'pg-copy-streams-binary';
+import type { FieldMapping } from 'pg-copy-streams-binary';
+import { copyRowsOf } from '../../adapters/db/binary-copy.js';
 import type { Db } from '../../adapters/db/database.js';
 import { versionRowsOf } from '../versions/cluster-summaries.js';
 import { ownRows } from '../versions/versions.repo.js';
@@ -71,26 +70,12 @@ export class IndexingRepo {
       join media m on m.id = vm.media_id
       where vm.version_id = ${sql.lit(versionId)}::uuid
       order by vm.media_id`.compile(this.db).sql;
-    signal.throwIfAborted();
-    const client = await this.pool.connect();
-    let failed = false;
-    try {
-      const copy = client.query(copyTo(`copy (${query}) to stdout (format binary)`));
-      const rows = addAbortSignal(signal, pipeline(copy, copyBinary.rowReader({ mapping: VECTOR_ROW }), () => {}));
-      for await (const row of rows as AsyncIterable<{ media_id: string; phash: string | null; vector: Buffer }>) {
-        if (mediaIds.length >= total || row.vector.byteLength !== dimensions * 4) throw new Error(`embedding of ${row.media_id} does not have ${dimensions} dimensions`);
-        bytesInto(row.vector, vectors, mediaIds.length * dimensions);
-        setPhash(phashes, mediaIds.length, row.phash);
-        mediaIds.push(row.media_id);
-        if (mediaIds.length % PAGE === 0) await onPage(mediaIds.length);
-      }
-    } catch (err) {
-      failed = true;
-      // An abort ends the stream with a generic AbortError; the task is told the abort's own reason.
-      throw signal.aborted ? signal.reason : err;
-    } finally {
-      // A COPY cut short leaves the connection mid-protocol: it is dropped, not reused.
-      client.release(failed);
+    for await (const row of copyRowsOf<{ media_id: string; phash: string | null; vector: Buffer }>(this.pool, query, VECTOR_ROW, signal)) {
+      if (mediaIds.length >= total || row.vector.byteLength !== dimensions * 4) throw new Error(`embedding of ${row.media_id} does not have ${dimensions} dimensions`);
+      bytesInto(row.vector, vectors, mediaIds.length * dimensions);
+      setPhash(phashes, mediaIds.length, row.phash);
+      mediaIds.push(row.media_id);
+      if (mediaIds.length % PAGE === 0) await onPage(mediaIds.length);
     }
     await onPage(mediaIds.length);
     const n = mediaIds.length;

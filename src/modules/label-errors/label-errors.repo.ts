@@ -1,8 +1,7 @@
-import { addAbortSignal, pipeline } from 'node:stream';
 import { type RawBuilder, sql } from 'kysely';
 import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
-import copyBinary, { type FieldMapping } from 'pg-copy-streams-binary';
+import type { FieldMapping } from 'pg-copy-streams-binary';
+import { copyRowsOf } from '../../adapters/db/binary-copy.js';
 import type { Db } from '../../adapters/db/database.js';
 import { quantizeRows } from '../../adapters/vectors/forest-graph.js';
 import { bytesInto, bytesToVector } from '../../adapters/vectors/vector-bytes.js';
@@ -201,34 +200,21 @@ export class LabelErrorsRepo {
     let classOf: Int32Array = new Int32Array(1024);
     let ordinals: Int32Array = new Int32Array(1024);
     let q8: Int8Array = new Int8Array(1024 * d);
-    signal.throwIfAborted();
-    const client = await this.pool.connect();
-    let failed = false;
-    try {
-      const copy = client.query(copyTo(`copy (${query}) to stdout (format binary)`));
-      const rows = addAbortSignal(signal, pipeline(copy, copyBinary.rowReader({ mapping }), () => {}));
-      for await (const r of rows as AsyncIterable<R>) {
-        const i = mediaIds.length;
-        if (i === classOf.length) {
-          classOf = grow(classOf, 2 * i);
-          ordinals = grow(ordinals, 2 * i);
-          q8 = grow(q8, 2 * i * d);
-        }
-        const item = take(r, q8.subarray(i * d, (i + 1) * d));
-        if (!item) continue;
-        let c = classes.get(item.label);
-        if (c === undefined) classes.set(item.label, (c = classes.size));
-        classOf[i] = c;
-        ordinals[i] = item.ordinal;
-        mediaIds.push(item.id);
-        if (mediaIds.length % 20_000 === 0) await onRows(mediaIds.length);
+    for await (const r of copyRowsOf<R>(this.pool, query, mapping, signal)) {
+      const i = mediaIds.length;
+      if (i === classOf.length) {
+        classOf = grow(classOf, 2 * i);
+        ordinals = grow(ordinals, 2 * i);
+        q8 = grow(q8, 2 * i * d);
       }
-    } catch (err) {
-      failed = true;
-      throw signal.aborted ? signal.reason : err;
-    } finally {
-      // A COPY cut short leaves the connection mid-protocol: it is dropped, not reused.
-      client.release(failed);
+      const item = take(r, q8.subarray(i * d, (i + 1) * d));
+      if (!item) continue;
+      let c = classes.get(item.label);
+      if (c === undefined) classes.set(item.label, (c = classes.size));
+      classOf[i] = c;
+      ordinals[i] = item.ordinal;
+      mediaIds.push(item.id);
+      if (mediaIds.length % 20_000 === 0) await onRows(mediaIds.length);
     }
     const n = mediaIds.length;
     return { mediaIds, classOf: classOf.slice(0, n), labels: [...classes.keys()], ordinals: ordinals.slice(0, n), q8: q8.slice(0, n * d) };

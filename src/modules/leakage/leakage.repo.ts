@@ -1,8 +1,7 @@
-import { addAbortSignal, pipeline } from 'node:stream';
 import { sql } from 'kysely';
 import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
-import copyBinary, { type FieldMapping } from 'pg-copy-streams-binary';
+import type { FieldMapping } from 'pg-copy-streams-binary';
+import { copyRowsOf } from '../../adapters/db/binary-copy.js';
 import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import { TAGS_AND_LABELS, rewriteAnnotations } from '../versions/version-annotations.js';
@@ -110,20 +109,7 @@ export class LeakageRepo {
       join media_embeddings e on e.media_id = vm.media_id and e.model = ${sql.lit(model)}
       ${fields}
       where vm.version_id = ${sql.lit(versionId)}::uuid`.compile(this.db).sql;
-    signal.throwIfAborted();
-    const client = await this.pool.connect();
-    let failed = false;
-    try {
-      const copy = client.query(copyTo(`copy (${query}) to stdout (format binary)`));
-      const rows = addAbortSignal(signal, pipeline(copy, copyBinary.rowReader({ mapping: SIDE_ROW }), () => {}));
-      for await (const row of rows as AsyncIterable<SideRow>) yield row;
-    } catch (err) {
-      failed = true;
-      throw signal.aborted ? signal.reason : err;
-    } finally {
-      // A COPY cut short leaves the connection mid-protocol: it is dropped, not reused.
-      client.release(failed);
-    }
+    yield* copyRowsOf<SideRow>(this.pool, query, SIDE_ROW, signal);
   }
 
   /** A rerun starts clean: the pairs of an earlier attempt go. */

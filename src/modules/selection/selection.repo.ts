@@ -1,8 +1,7 @@
-import { addAbortSignal, pipeline } from 'node:stream';
 import { type RawBuilder, sql } from 'kysely';
 import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
-import copyBinary, { type FieldMapping } from 'pg-copy-streams-binary';
+import type { FieldMapping } from 'pg-copy-streams-binary';
+import { copyRows } from '../../adapters/db/binary-copy.js';
 import { type Db, setWorkMem } from '../../adapters/db/database.js';
 import type { EmbeddingConfig } from '../../adapters/db/schema.js';
 import { bytesInto } from '../../adapters/vectors/vector-bytes.js';
@@ -68,9 +67,7 @@ export class SelectionRepo {
       const labelOf = new Map<string, number>();
       const query = `select p.media_id::text, p.cluster::text, e.vector from selection_pool p
         join media_embeddings e on e.media_id = p.media_id and e.model = ${quote(model)} order by p.media_id`;
-      const copy = client.query(copyTo(`copy (${query}) to stdout (format binary)`));
-      const stream = addAbortSignal(signal, pipeline(copy, copyBinary.rowReader({ mapping: POOL_ROW }), () => {}));
-      for await (const row of stream as AsyncIterable<{ media_id: string; cluster: string | null; vector: Buffer }>) {
+      for await (const row of copyRows<{ media_id: string; cluster: string | null; vector: Buffer }>(client, query, POOL_ROW, signal)) {
         if (mediaIds.length >= total || row.vector.byteLength !== dimensions * 4) throw new Error(`embedding of ${row.media_id} does not have ${dimensions} dimensions`);
         bytesInto(row.vector, vectors, mediaIds.length * dimensions);
         if (level !== null) {
