@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { startTransition, useEffect, useOptimistic } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorMessage } from '../ui/error-message';
 import { NOTIFICATIONS_PER_PAGE, type Notification, notificationPageFromParams, notificationPageToParams, rangeText } from './notification-paging';
@@ -31,6 +31,8 @@ function NotificationItem({ n, onMarkRead, busy }: { n: Notification; onMarkRead
 export function NotificationsPage() {
   const [params, setParams] = useSearchParams();
   const page = notificationPageFromParams(params);
+  // The router commits a navigation in a transition; without this the box shows its old state until it does.
+  const [unreadOnly, showUnreadOnly] = useOptimistic(page.unreadOnly);
   const list = useNotificationList(page);
   const unread = useUnreadCount();
   const mark = useMarkRead();
@@ -46,7 +48,17 @@ export function NotificationsPage() {
         <h1 style={{ margin: 0 }}>Notifications</h1>
         <span className="spacer" />
         <label className="inline">
-          <input type="checkbox" checked={page.unreadOnly} onChange={(event) => go(0, event.target.checked)} />
+          <input
+            type="checkbox"
+            checked={unreadOnly}
+            onChange={(event) => {
+              const on = event.target.checked;
+              startTransition(() => {
+                showUnreadOnly(on);
+                go(0, on);
+              });
+            }}
+          />
           Unread only
         </label>
         <button type="button" disabled={!unread.data || mark.isPending} onClick={() => mark.mutate(undefined)}>
