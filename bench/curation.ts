@@ -10,10 +10,11 @@ import { refreshIssueSummary } from '../src/modules/versions/issue-summaries.js'
 import { type Loupe, startLoupe } from '../src/server.js';
 import type { CurationCase, CurationContext } from './curation/case.js';
 import { CURATION_CASES } from './curation/cases.js';
+import { plantObjects } from './curation/plant-objects.js';
 import { ingest } from './lib/ingest.js';
 import { generateSmallJpegs } from './lib/media-gen.js';
 import { type BenchReport, type Goal, fixed, formatTable } from './lib/report.js';
-import { copyLines, seedScaleMedia } from './lib/scale-seed.js';
+import { copyLines, seedScaleMedia, seededMediaIds } from './lib/scale-seed.js';
 import { generate } from './lib/synthetic-vectors.js';
 
 /** Image label classes the seed plants: a synthetic cluster's centre c is class c mod CLASSES. */
@@ -67,16 +68,10 @@ async function headOf(db: Db, datasetId: string): Promise<string> {
 async function plantLabels(loupe: Loupe, datasetId: string, n: number, centreOf: Int32Array): Promise<string[]> {
   const { db } = loupe.container.database;
   const head = await headOf(db, datasetId);
-  const { rows: media } = await sql<{ id: string; file_name: string }>`select m.id, m.file_name from version_rows r join media m on m.id = r.media_id
-    where r.version_id = ${head}::uuid`.execute(db);
-  const ids = new Array<string>(n);
-  const real: string[] = [];
-  for (const m of media) {
-    const match = /^synthetic-(\d+)\.jpg$/.exec(m.file_name);
-    if (match) ids[Number(match[1]) - 1] = m.id;
-    else real.push(m.id);
-  }
-  media.length = 0;
+  const ids = await seededMediaIds(db, head, n);
+  const { rows: realRows } = await sql<{ id: string }>`select m.id from version_rows r join media m on m.id = r.media_id
+    where r.version_id = ${head}::uuid and m.file_name not like 'synthetic-%'`.execute(db);
+  const real = realRows.map((r) => r.id);
   const flipped: string[] = [];
   const classOf = (i: number) => {
     const c = centreOf[i]! >= 0 ? centreOf[i]! % CLASSES : i % CLASSES;
@@ -238,6 +233,12 @@ async function runSize(n: number): Promise<SizeRun> {
     const seeded = await step(`seed ${n} media, embeddings and version rows (COPY)`, () => seedScaleMedia(loupe!, first, n));
     const mislabelled = await step('plant labels and the split field (COPY)', () => plantLabels(loupe!, first, n, seeded.truth.centreOf));
     const planted = await step('plant exact duplicates and odd sizes (UPDATE)', () => plantQuality(db, first));
+    const cases = casesFromEnv();
+    const objects = cases.some((c) => c.name === 'objects')
+      ? await step(`plant ${n} detected objects, their crop embeddings and graph (as a detection stores them)`, async () =>
+          plantObjects(loupe!, await headOf(db, first), n, seeded.truth.centreOf, CLASSES, seeded.model, seeded.dimensions))
+      : null;
+    if (objects) setup.push(`the objects' k-NN graph, built and stored as a detection does: ${fixed(objects.graphSeconds, 1)} s`);
     const otherSize = Math.max(1000, Math.round(n * OTHER_SHARE));
     const leakedCopies = Math.round(otherSize * LEAKED_SHARE);
     await step(`seed the second dataset (${otherSize} media, ${leakedCopies} copies of the first's)`, () => seedOther(loupe!, other, first, otherSize - leakedCopies, leakedCopies));
@@ -256,6 +257,7 @@ async function runSize(n: number): Promise<SizeRun> {
       leakedCopies,
       exactDuplicates: planted.exactDuplicates,
       oddSizes: planted.oddSizes,
+      ...(objects ? { objects: { planted: n, flippedIds: objects.flipped } } : {}),
       send,
       waitTask,
     };
@@ -267,7 +269,7 @@ async function runSize(n: number): Promise<SizeRun> {
     const whole = await wholeIssueSummary(db, first);
     rows.push(['quality', 'issue summary of the head, whole (in the reindex commit)', fixed(whole, 2), '-', `< ${fixed(goalS, 0)} s`, whole < goalS ? 'PASS' : 'MISS']);
     goals.push({ description: `${n} media: quality, whole issue summary`, actual: `${fixed(whole, 2)} s`, pass: whole < goalS });
-    for (const c of casesFromEnv()) {
+    for (const c of cases) {
       process.stderr.write(`  curation ${n}: case ${c.name} (load ${load()})...\n`);
       try {
         const result = await c.run(ctx);

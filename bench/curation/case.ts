@@ -26,6 +26,11 @@ export interface CurationContext {
    */
   exactDuplicates?: number;
   oddSizes?: number;
+  /**
+   * Planted when the `objects` case runs (bench/curation/plant-objects.ts): one detected object on every seeded media,
+   * classed as its media, `flippedIds` of them flipped to another class.
+   */
+  objects?: { planted: number; flippedIds: string[] };
   /** JSON request that throws on another status than `expect` (default 200); answers the parsed body (a 202's task as `task_id`, from its Location). */
   send(method: string, route: string, body?: unknown, expect?: number): Promise<Record<string, any>>;
   /** Waits for a task to end (polling GET /api/v1/tasks/{id}); throws if it does not end COMPLETED. */

@@ -3,6 +3,7 @@ import { dedupCase } from './dedup.js';
 import { leakageCase } from './leakage.js';
 import { mapCase } from './map.js';
 import { mislabelsCase } from './mislabels.js';
+import { objectsCase } from './objects.js';
 import { quality } from './quality.js';
 import { selectCase } from './select.js';
 
@@ -11,6 +12,7 @@ export const CURATION_CASES: CurationCase[] = [
   quality,
   mapCase,
   mislabelsCase,
+  objectsCase,
   leakageCase,
   selectCase,
   dedupCase,

@@ -80,6 +80,18 @@ export async function seedScaleMedia(loupe: Loupe, datasetId: string, count: num
   return { truth, model, dimensions: d };
 }
 
+/** The seeded media's ids of a version by generated index (seededIndex of their file names). */
+export async function seededMediaIds(db: Loupe['container']['database']['db'], versionId: string, count: number): Promise<string[]> {
+  const { rows } = await sql<{ id: string; file_name: string }>`select m.id, m.file_name from version_rows r join media m on m.id = r.media_id
+    where r.version_id = ${versionId}::uuid and m.file_name like 'synthetic-%'`.execute(db);
+  const ids = new Array<string>(count);
+  for (const m of rows) {
+    const i = seededIndex(m.file_name);
+    if (i >= 0 && i < count) ids[i] = m.id;
+  }
+  return ids;
+}
+
 /** The seeded vectors again, row i = generated item i (same seed as seedScaleMedia). */
 export function regenerate(count: number, d: number): Float32Array {
   return generate(count, d, SCALE_SEED).vectors;

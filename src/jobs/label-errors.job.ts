@@ -73,7 +73,8 @@ export function labelErrorsJob(deps: LabelErrorsDeps): JobDefinition {
         const items = await deps.labelErrors.labelledObjects(state.headVersionId, index.dimensions, ctx.signal, (n) => ctx.progress(objectShare[0]!, `Label errors: read ${n} objects`));
         if (items.mediaIds.length === 0) throw new Error('No detected object has a crop embedding');
         lap('read objects');
-        objects = { items, analysis: await analyseObjects(items, index.dimensions, options(objectShare)) };
+        const stored = items.objectGraph ? await openGraph(deps.blobs, items.objectGraph.graphBlobHash) : null;
+        objects = { items, analysis: await analyseObjects(items, index.dimensions, stored, options(objectShare)) };
         lap('analyse objects');
       }
       const runId = await deps.labelErrors.startRun(ctx.datasetId, ctx.taskId, k, threshold, target);
@@ -92,7 +93,7 @@ export function labelErrorsJob(deps: LabelErrorsDeps): JobDefinition {
         }
       }
       lap('write');
-      ctx.log.info({ labelled: media?.items.mediaIds.length ?? 0, objects: objects?.items.mediaIds.length ?? 0, fromGraph: media?.analysis.fromGraph ?? 0, seconds }, 'label errors scored');
+      ctx.log.info({ labelled: media?.items.mediaIds.length ?? 0, objects: objects?.items.mediaIds.length ?? 0, fromGraph: media?.analysis.fromGraph ?? 0, objectsFromGraph: objects?.analysis.fromGraph ?? 0, seconds }, 'label errors scored');
       await ctx.commit(
         async (trx) => {
           const now = await deps.lifecycle.state(trx, ctx.datasetId);

@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset, photo, waitForDataset } from '../support/ingest.js';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.js';
 import { waitForTask } from '../support/tasks.js';
 import { exportArchive } from '../support/exports.js';
+import { readGraphFile } from '../../src/adapters/vectors/graph-file.js';
 
 /**
  * Label errors on detected objects (issue 29 part 3), on real photos: the built-in detector finds a dog, a bicycle and
@@ -33,7 +35,8 @@ async function labelErrors(body: Record<string, unknown>) {
 const relabel = (ids: string[], label: string | null) => server.api(owner.token, 'PUT', `/api/v1/dataset/${copyId}/objects/label`, { object_ids: ids, label });
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // No grace for the sweeps: the last test watches a deleted dataset's object graph go.
+  server = await startTestServer({ env: { VERSION_GC_GRACE_SECONDS: '0', BLOB_GC_GRACE_SECONDS: '0', SNAPSHOT_PURGE_AFTER_SECONDS: '0' } });
   owner = await server.createUser();
   const [dog, horses] = [photo('dog.jpg'), photo('horses.jpg')];
   const copy = async (file: typeof dog, name: string) => ({ name, bytes: await sharp(file.bytes).jpeg({ quality: 50 }).toBuffer() });
@@ -96,5 +99,22 @@ describe('label errors on objects', () => {
     // Given its detected class back, the object leaves the issue (its score was of the label it no longer has).
     expect((await relabel([wrong.object_id], null)).body.changed).toBe(1);
     expect((await objects('&issue_type=mislabels')).map((o) => o.object_id)).not.toContain(wrong.object_id);
+  });
+
+  it('keeps the detection’s k-NN graph of its objects as a blob, each object at its ordinal, and lets it go with the last object', async () => {
+    const db = server.loupe.container.database.db;
+    const { rows: graphs } = await sql<{ task_id: string; item_count: number; graph_blob_hash: string }>`select task_id::text, item_count, graph_blob_hash from object_graphs`.execute(db);
+    expect(graphs.length).toBe(1);
+    const { rows: kept } = await sql<{ task_id: string; ordinal: number }>`select task_id::text, ordinal from object_embeddings order by ordinal`.execute(db);
+    expect(kept.map((r) => r.ordinal)).toEqual(Array.from({ length: 11 }, (_, i) => i));
+    expect(new Set(kept.map((r) => r.task_id))).toEqual(new Set([graphs[0]!.task_id]));
+    const local = await server.loupe.container.blobs.localFile(graphs[0]!.graph_blob_hash);
+    const graph = await readGraphFile(local.path).finally(() => local.release());
+    expect([graph.n, graph.k]).toEqual([11, 10]);
+
+    for (const id of [copyId, sourceId]) expect((await server.api(owner.token, 'DELETE', `/api/v1/dataset/${id}`)).status).toBe(204);
+    // The version sweep takes the media, their objects' rows, then the graph; the blob sweep its blob.
+    await expect.poll(async () => (await sql`select 1 from object_graphs`.execute(db)).rows.length, { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => server.loupe.container.blobs.stat(graphs[0]!.graph_blob_hash), { timeout: 30_000 }).toBeNull();
   });
 });

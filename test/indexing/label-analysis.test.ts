@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { quantizeRows } from '../../src/adapters/vectors/forest-graph.js';
 import { readGraphFile, writeGraphFile } from '../../src/adapters/vectors/graph-file.js';
 import { VectorIndex, exactGraph } from '../../src/adapters/vectors/usearch-index.js';
-import { analyseLabels } from '../../src/modules/label-errors/label-analysis.js';
+import { analyseLabels, analyseObjects } from '../../src/modules/label-errors/label-analysis.js';
 import type { LabelledVectors } from '../../src/modules/label-errors/label-errors.repo.js';
 
 const D = 16;
@@ -77,6 +77,25 @@ describe('label analysis on the stored k-NN graph', () => {
     expect(flagged).toEqual(flipped);
     expect(Number.isNaN(analysis.score[5]!)).toBe(false);
     expect(Number.isNaN(analysis.score[2350]!)).toBe(false);
+  });
+
+  it('objects: the detection’s stored graph for its own, a brute-force search for another detection’s, the same flags as exactly', async () => {
+    const { vectors, items, flipped } = planted();
+    // The first 2300 objects are one detection's (its graph), the last 100 another's without a graph.
+    const ordinals = Int32Array.from({ length: N }, (_, i) => (i < 2300 ? i : -1));
+    const objects = { ...items, ordinals };
+    const stored = exactGraph(vectors.slice(0, 2300 * D), D, 10, 1);
+    const analysis = await analyseObjects(objects, D, stored, options);
+    expect(analysis.fromGraph).toBe(2300);
+    const flagged = new Set([...analysis.mislabel.keys()].filter((i) => analysis.mislabel[i] === 1));
+    expect(flagged).toEqual(flipped);
+    expect([...flipped].filter((i) => i >= 2300).length).toBe(2);
+    for (const i of flipped) expect(analysis.suggested[i]).toBe((items.classOf[i]! + 3) % 4);
+
+    // Without a stored graph the run builds one: the same flags.
+    const built = await analyseObjects(objects, D, null, options);
+    expect(built.fromGraph).toBe(N);
+    expect(Array.from(built.mislabel)).toEqual(Array.from(analysis.mislabel));
   });
 
   it('refuses a file that is not a graph', async () => {

@@ -10,6 +10,7 @@ export const BLOB_REFERENCES: ReadonlyArray<{ table: string; column: string; act
   { table: 'upload_files', column: 'blob_hash' },
   { table: 'version_indexes', column: 'ann_blob_hash' },
   { table: 'version_indexes', column: 'graph_blob_hash' },
+  { table: 'object_graphs', column: 'graph_blob_hash' },
   { table: 'exports', column: 'blob_hash' },
   { table: 'tasks', column: "config ->> 'blob_hash'", activeOnly: "status in ('INITIALIZING', 'RUNNING')" },
 ];

@@ -34,6 +34,7 @@ import * as m0045 from './migrations/0045-embedding-map.js';
 import * as m0047 from './migrations/0047-version-issues.js';
 import * as m0048 from './migrations/0048-object-label-errors.js';
 import * as m0049 from './migrations/0049-version-graph.js';
+import * as m0050 from './migrations/0050-object-graphs.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0047-version-issues': m0047,
   '0048-object-label-errors': m0048,
   '0049-version-graph': m0049,
+  '0050-object-graphs': m0050,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

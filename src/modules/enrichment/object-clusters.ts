@@ -1,3 +1,8 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { BlobStore } from '../../adapters/blobs/blob-store.js';
 import type { Db } from '../../adapters/db/database.js';
 import type { StoredObject } from '../../adapters/db/schema.js';
 import { embeddingPrior } from '../../adapters/models/embedding-prior.js';
@@ -5,10 +10,11 @@ import { CLUSTER_LEVELS } from '../../core/clustering.js';
 import { computeIndexOffThread } from '../indexing/index-runner.js';
 import { clusterUuid } from '../indexing/version-indexer.js';
 import type { EnrichmentRepo } from './enrichment.repo.js';
-import { objectEmbeddingBytes, storeObjectEmbeddings } from '../label-errors/object-embeddings.repo.js';
+import { objectEmbeddingBytes, storeObjectEmbeddings, storeObjectGraph } from '../label-errors/object-embeddings.repo.js';
 
 export interface ObjectClusterDeps {
   db: Db;
+  blobs: BlobStore;
   repo: EnrichmentRepo;
   model: string;
   dimensions: number;
@@ -18,8 +24,8 @@ export interface ObjectClusterDeps {
 /**
  * Clusters a task's detected objects by their crop embeddings, as media are clustered (same graph, levels
  * and scores), so Explore can show objects as entities; writes cluster ids and uniqueness onto the staged
- * objects and moves the embeddings out of them, one byte per dimension, into object_embeddings (label errors read
- * them there). Safe to rerun.
+ * objects and moves the embeddings out of them, one byte per dimension, into object_embeddings, with the objects'
+ * k-NN graph as a blob in object_graphs (label errors read both). Safe to rerun.
  */
 export async function clusterObjects(deps: ObjectClusterDeps, taskId: string, signal: AbortSignal): Promise<number> {
   const owners: Array<{ mediaId: string; objects: Array<StoredObject & { embedding?: number[] }> }> = [];
@@ -38,16 +44,24 @@ export async function clusterObjects(deps: ObjectClusterDeps, taskId: string, si
 
   let clusters: string[][];
   let uniqueness: ArrayLike<number>;
+  let graphHash: string | null = null;
   if (n === 1) {
     clusters = [Array.from({ length: CLUSTER_LEVELS }, (_, level) => clusterUuid(`${taskId}/objects`, level, ids[0]!))];
     uniqueness = [1];
   } else {
-    const output = await computeIndexOffThread(
-      { vectors: flat, dimensions: deps.dimensions, phashes: ids.map(() => null), prior: embeddingPrior(deps.model), threads: deps.threads, indexPath: null },
-      signal,
-    );
-    clusters = ids.map((_, i) => output.levels.map((labels, level) => clusterUuid(`${taskId}/objects`, level, ids[labels[i]!]!)));
-    uniqueness = output.uniqueness;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-objects-'));
+    try {
+      const graphPath = path.join(dir, 'graph.bin');
+      const output = await computeIndexOffThread(
+        { vectors: flat, dimensions: deps.dimensions, phashes: ids.map(() => null), prior: embeddingPrior(deps.model), threads: deps.threads, indexPath: null, graphPath },
+        signal,
+      );
+      clusters = ids.map((_, i) => output.levels.map((labels, level) => clusterUuid(`${taskId}/objects`, level, ids[labels[i]!]!)));
+      uniqueness = output.uniqueness;
+      graphHash = (await deps.blobs.put(createReadStream(graphPath))).hash;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   let i = 0;
@@ -60,6 +74,7 @@ export async function clusterObjects(deps: ObjectClusterDeps, taskId: string, si
       await deps.repo.setStagedObjects(trx, taskId, owner.mediaId, objects);
     }
     await storeObjectEmbeddings(trx, taskId, deps.model, ids, objectMedia, kept, deps.dimensions);
+    if (graphHash) await storeObjectGraph(trx, taskId, n, graphHash);
   });
   return n;
 }

@@ -1,4 +1,4 @@
-import { type VectorIndex, unitRows } from '../../adapters/vectors/usearch-index.js';
+import { type VectorIndex, exactNearest, unitRows } from '../../adapters/vectors/usearch-index.js';
 import { centroidDistances, classOutliers, classSums, mislabelScores, reaches } from '../../core/label-errors.js';
 import type { StoredGraph } from '../../adapters/vectors/graph-file.js';
 import { buildKnnGraph } from '../../adapters/vectors/knn-graph.js';
@@ -18,6 +18,16 @@ const QUERY_CHUNK = 1024;
 
 /** Rows of the exact search between two yields. */
 const EXACT_ROWS = 64;
+
+/**
+ * Objects a stored graph leaves out (other detections', or too few neighbours left) are searched by brute force
+ * while they times all objects stay under this many pairs (about 90 ns a pair natively: 45 s on 2 threads); above,
+ * the graph is built again for all of them.
+ */
+export const SEARCH_REST_PAIRS = 1e9;
+
+/** Pairs of one brute-force call, the event loop let go in between (≈ 1 s). */
+const PAIRS_PER_CALL = 1e7;
 
 /** The widest search for labelled neighbours among unlabelled ones (a version mostly unlabelled needs many matches). */
 const MAX_MATCHES = 256;
@@ -155,12 +165,17 @@ async function approximateNeighbours(items: LabelledVectors, d: number, index: V
 /** The whole analysis: neighbours, mislabel scores, class centroids and their outliers. */
 export async function analyseLabels(items: LabelledVectors, d: number, index: VectorIndex | null, graph: StoredGraph | null, options: AnalysisOptions): Promise<LabelAnalysis> {
   const n = items.classOf.length;
-  const nClasses = items.labels.length;
   const exact = n <= EXACT_NEIGHBOURS_UP_TO || (index === null && graph === null);
   const found = exact ? { neighbours: await exactNeighbours(items, d, options.k, options.signal), fromGraph: 0 } : await approximateNeighbours(items, d, index, graph, options);
-  const { neighbours } = found;
+  return scoreLabels(items, d, found.neighbours, exact, found.fromGraph, options);
+}
+
+/** Mislabel scores from each item's k neighbours, then the class centroids and their outliers. */
+async function scoreLabels(items: LabelledVectors, d: number, neighbours: Int32Array, exact: boolean, fromGraph: number, options: AnalysisOptions): Promise<LabelAnalysis> {
+  const n = items.classOf.length;
+  const nClasses = items.labels.length;
   const { score, suggested } = mislabelScores(items.classOf, neighbours, options.k, nClasses);
-  await options.onProgress(0.85, `Label errors: distances of ${n} media from their class centroids`);
+  await options.onProgress(0.85, `Label errors: distances of ${n} items from their class centroids`);
   const sums = new Float64Array(nClasses * d);
   for (let start = 0; start < n; start += QUERY_CHUNK) {
     const end = Math.min(n, start + QUERY_CHUNK);
@@ -178,19 +193,57 @@ export async function analyseLabels(items: LabelledVectors, d: number, index: Ve
   const outliers = classOutliers(distance, items.classOf, nClasses);
   const mislabel = new Uint8Array(n);
   for (let i = 0; i < n; i++) mislabel[i] = reaches(score[i]!, options.threshold) ? 1 : 0;
-  return { score, suggested, outlierDistance: distance, outlier: outliers.flagged, mislabel, exact, fromGraph: found.fromGraph };
+  return { score, suggested, outlierDistance: distance, outlier: outliers.flagged, mislabel, exact, fromGraph };
+}
+
+/** The k nearest of all items for each item `which` names, by native brute force, a few rows a call. */
+async function searchAll(items: LabelledVectors, d: number, which: Int32Array, out: Int32Array, options: AnalysisOptions): Promise<void> {
+  const { k, threads, signal } = options;
+  const n = items.classOf.length;
+  const step = Math.max(1, Math.floor(PAIRS_PER_CALL / n));
+  for (let start = 0; start < which.length; start += step) {
+    signal.throwIfAborted();
+    const end = Math.min(which.length, start + step);
+    const queries = new Int8Array((end - start) * d);
+    for (let r = 0; r < end - start; r++) queries.set(items.q8.subarray(which[start + r]! * d, which[start + r]! * d + d), r * d);
+    const { ids } = exactNearest(items.q8, queries, d, k + 1, threads);
+    for (let r = 0; r < end - start; r++) {
+      const i = which[start + r]!;
+      let filled = 0;
+      out.fill(-1, i * k, i * k + k);
+      for (let j = 0; j <= k && filled < k; j++) {
+        const o = ids[r * (k + 1) + j]!;
+        if (o >= 0 && o !== i) out[i * k + filled++] = o;
+      }
+    }
+    await yieldToEvents();
+  }
 }
 
 /**
- * The same analysis over detected objects, compared with objects only: exactly up to EXACT_NEIGHBOURS_UP_TO, above
- * through a k-NN graph of the objects built for the run (the forest graph the index builds for media: O(n·k) memory,
- * on `threads` threads from 50k objects; their rows are in shared memory, labelledObjects).
+ * The same analysis over detected objects, compared with objects only: exactly up to EXACT_NEIGHBOURS_UP_TO; above,
+ * from the stored graph of the detection that found most of them (object_graphs), the others searched by brute force
+ * while that stays under SEARCH_REST_PAIRS; else through a k-NN graph built for the run (the forest graph the index
+ * builds for media: O(n·k) memory, on `threads` threads from 50k objects, their rows copied into shared memory).
  */
-export async function analyseObjects(items: LabelledVectors, d: number, options: AnalysisOptions): Promise<LabelAnalysis> {
+export async function analyseObjects(items: LabelledVectors, d: number, stored: StoredGraph | null, options: AnalysisOptions): Promise<LabelAnalysis> {
   const n = items.classOf.length;
   if (n <= EXACT_NEIGHBOURS_UP_TO) return analyseLabels(items, d, null, null, options);
+  if (stored && options.k <= stored.k) {
+    const out = new Int32Array(n * options.k).fill(-1);
+    const rest = graphNeighbours(items, stored, options.k, out);
+    if (rest.length * n <= SEARCH_REST_PAIRS) {
+      await options.onProgress(0.05, `Label errors: ${n - rest.length} of ${n} objects have their neighbours in the stored graph, searching ${rest.length}`);
+      await searchAll(items, d, rest, out, options);
+      return scoreLabels(items, d, out, false, n - rest.length, options);
+    }
+  }
   await options.onProgress(0.02, `Label errors: building the neighbour graph of ${n} objects`);
-  const built = await buildKnnGraph(items.q8, d, options.k, options.threads, (f, message) => void options.onProgress(0.02 + 0.6 * f, `Label errors (objects): ${message}`));
+  // The graph's threads read the rows from shared memory (usearch's brute force refuses it: only here).
+  const shared = new Int8Array(new SharedArrayBuffer(items.q8.length));
+  shared.set(items.q8);
+  const built = await buildKnnGraph(shared, d, options.k, options.threads, (f, message) => void options.onProgress(0.02 + 0.6 * f, `Label errors (objects): ${message}`));
   options.signal.throwIfAborted();
-  return analyseLabels(items, d, null, built.graph, options);
+  const all = { ...items, ordinals: Int32Array.from({ length: n }, (_, i) => i) };
+  return analyseLabels(all, d, null, built.graph, options);
 }

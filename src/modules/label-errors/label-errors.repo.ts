@@ -21,6 +21,11 @@ export interface LabelledVectors {
   q8: Int8Array;
   /** Objects only: each item's object id (its media is in mediaIds). */
   objectIds?: string[];
+  /**
+   * Objects only: the stored graph of the detection holding most of them (object_graphs; null if none has one), whose
+   * positions `ordinals` are (-1 for the objects of other detections).
+   */
+  objectGraph?: { taskId: string; graphBlobHash: string; itemCount: number } | null;
 }
 
 /** What a run scores: labelled media, detected objects, or both. */
@@ -52,6 +57,8 @@ const OBJECT_ROW: FieldMapping[] = [
   { key: 'media_id', type: 'text' },
   { key: 'label', type: 'text' },
   { key: 'vector', type: 'bytea' },
+  { key: 'task_id', type: 'text' },
+  { key: 'ordinal', type: 'int4' },
 ];
 
 const ROW: FieldMapping[] = [
@@ -140,27 +147,49 @@ export class LabelErrorsRepo {
 
   /**
    * The version's detected objects that have a crop embedding (object-embeddings.repo.ts), labelled by their class, in
-   * object-id order, read by one binary COPY into one byte per dimension (already centred: copied as stored). The
-   * rows live in shared memory, which the k-NN graph's threads read at scale.
+   * object-id order, read by one binary COPY into one byte per dimension (already centred: copied as stored).
    */
   async labelledObjects(versionId: string, d: number, signal: AbortSignal, onRows: (n: number) => Promise<void>): Promise<LabelledVectors> {
-    const query = sql`select o ->> 'object_id' as object_id, w.media_id::text, o ->> 'label' as label, e.vector
+    const query = sql`select o ->> 'object_id' as object_id, w.media_id::text, o ->> 'label' as label, e.vector, e.task_id::text, e.ordinal
       from ${await versionRowsOf(this.db, versionId, true)} w cross join jsonb_array_elements(w.objects) o
       join object_embeddings e on e.object_id = ${objectUuid(sql`o`)}
       where w.objects is not null and o ->> 'label' is not null order by 1`.compile(this.db).sql;
     const objectIds: string[] = [];
-    const read = await this.copyRows(query, OBJECT_ROW, d, signal, onRows, (r: { object_id: string; media_id: string; label: string; vector: Buffer }, q8) => {
+    const tasks = new Map<string, number>();
+    const taskOf: number[] = [];
+    type Row = { object_id: string; media_id: string; label: string; vector: Buffer; task_id: string | null; ordinal: number | null };
+    const read = await this.copyRows(query, OBJECT_ROW, d, signal, onRows, (r: Row, q8) => {
       // Another model's crops (another dimension) cannot be compared with these.
       if (r.vector.byteLength !== d) return null;
       q8.set(new Int8Array(r.vector.buffer, r.vector.byteOffset, d));
       objectIds.push(r.object_id);
-      return { id: r.media_id, label: r.label, ordinal: -1 };
+      let task = -1;
+      if (r.task_id !== null && r.ordinal !== null) {
+        task = tasks.get(r.task_id) ?? tasks.size;
+        tasks.set(r.task_id, task);
+      }
+      taskOf.push(task);
+      return { id: r.media_id, label: r.label, ordinal: r.ordinal ?? -1 };
     });
     const n = read.mediaIds.length;
-    const shared = new Int8Array(new SharedArrayBuffer(n * d));
-    shared.set(read.q8);
-    for (let i = 0; i < n; i++) read.ordinals[i] = i;
-    return { ...read, q8: shared, objectIds };
+    const objectGraph = await this.largestObjectGraph([...tasks.keys()], taskOf);
+    const chosen = objectGraph ? tasks.get(objectGraph.taskId)! : -2;
+    for (let i = 0; i < n; i++) {
+      if (taskOf[i] !== chosen || read.ordinals[i]! >= objectGraph!.itemCount) read.ordinals[i] = -1;
+    }
+    return { ...read, objectIds, objectGraph };
+  }
+
+  /** The stored graph of the detection (of `tasks`) that found most of the objects (`taskOf`: each one's task), if any has one. */
+  private async largestObjectGraph(tasks: string[], taskOf: number[]): Promise<LabelledVectors['objectGraph']> {
+    if (tasks.length === 0) return null;
+    const { rows } = await sql<{ task_id: string; item_count: number; graph_blob_hash: string }>`select task_id::text, item_count, graph_blob_hash
+      from object_graphs where task_id = any(${tasks}::uuid[])`.execute(this.db);
+    if (rows.length === 0) return null;
+    const counts = new Array<number>(tasks.length).fill(0);
+    for (const t of taskOf) if (t >= 0) counts[t]!++;
+    const best = rows.reduce((a, b) => (counts[tasks.indexOf(b.task_id)]! > counts[tasks.indexOf(a.task_id)]! ? b : a));
+    return { taskId: best.task_id, graphBlobHash: best.graph_blob_hash, itemCount: best.item_count };
   }
 
   /**

@@ -24,15 +24,25 @@ export function objectEmbeddingBytes(model: string, vectors: Float32Array, d: nu
   return q8;
 }
 
-/** Stores the bytes of objectEmbeddingBytes under each object's id, with its media. Rerun-safe: an object keeps its first row. */
+/**
+ * Stores the bytes of objectEmbeddingBytes under each object's id, with its media and its position in the task's graph
+ * (its index in `ids`). Rerun-safe: an object keeps its first row.
+ */
 export async function storeObjectEmbeddings(db: Db, taskId: string, model: string, ids: string[], mediaIds: string[], q8: Int8Array, d: number): Promise<void> {
   for (let start = 0; start < ids.length; start += WRITE_CHUNK) {
     const end = Math.min(ids.length, start + WRITE_CHUNK);
     const bytes = Array.from({ length: end - start }, (_, r) => Buffer.from(q8.buffer, q8.byteOffset + (start + r) * d, d));
-    await sql`insert into object_embeddings (object_id, media_id, model, task_id, vector)
-      select r.id, r.media_id, ${model}, ${taskId}::uuid, r.v from unnest(${ids.slice(start, end)}::uuid[], ${mediaIds.slice(start, end)}::uuid[], ${bytes}::bytea[]) r(id, media_id, v)
+    await sql`insert into object_embeddings (object_id, media_id, model, task_id, vector, ordinal)
+      select r.id, r.media_id, ${model}, ${taskId}::uuid, r.v, ${start}::int + r.n::int - 1
+      from unnest(${ids.slice(start, end)}::uuid[], ${mediaIds.slice(start, end)}::uuid[], ${bytes}::bytea[]) with ordinality r(id, media_id, v, n)
       on conflict (object_id) do nothing`.execute(db);
   }
+}
+
+/** Records the blob of the task's object graph (graph-file.ts; positions are the objects' `ordinal`). Rerun-safe. */
+export async function storeObjectGraph(db: Db, taskId: string, itemCount: number, graphBlobHash: string): Promise<void> {
+  await sql`insert into object_graphs (task_id, item_count, graph_blob_hash) values (${taskId}::uuid, ${itemCount}::int, ${graphBlobHash})
+    on conflict (task_id) do update set item_count = excluded.item_count, graph_blob_hash = excluded.graph_blob_hash`.execute(db);
 }
 
 function meanOf(vectors: Float32Array, d: number): Float32Array {

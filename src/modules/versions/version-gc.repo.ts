@@ -99,7 +99,8 @@ const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * Deletes the media listed in `table` (a temp table of media_id) that no version or upload references,
- * with their frames, and queues every blob they used; returns how many went.
+ * with their frames, and queues every blob they used (and the graphs of detections none of whose objects is left);
+ * returns how many went.
  */
 export async function deleteUnreferencedMedia(trx: Db, table: string): Promise<number> {
   const deleted = await sql<{ n: number }>`
@@ -120,5 +121,11 @@ export async function deleteUnreferencedMedia(trx: Db, table: string): Promise<n
       on conflict (hash) do update set queued_at = now()
     )
     select count(*)::int as n from gone`.execute(trx);
+  // A detection's object graph goes with its last object (whose rows the media took along).
+  await sql`with gone as (
+      delete from object_graphs g where not exists (select 1 from object_embeddings e where e.task_id = g.task_id) returning g.graph_blob_hash
+    )
+    insert into blob_gc_candidates (hash) select distinct graph_blob_hash from gone
+    on conflict (hash) do update set queued_at = now()`.execute(trx);
   return deleted.rows[0]?.n ?? 0;
 }
