@@ -8313,6 +8313,10 @@ export interface operations {
                      *         "class_outliers": 3,
                      *         "corrupt": 1
                      *       },
+                     *       "object_issues": {
+                     *         "mislabels": 14,
+                     *         "class_outliers": 6
+                     *       },
                      *       "corrupt_files": [
                      *         {
                      *           "file_name": "IMG_0042.jpg",
@@ -8357,6 +8361,13 @@ export interface operations {
                             class_outliers: number;
                             /** @description Uploaded files that failed to decode (no media) */
                             corrupt: number;
+                        };
+                        /** @description Detected objects per label-error type (docs/curation.md, Label errors on objects), counted while an object keeps the class scored; Explore's entity_type=OBJECTS filters them */
+                        object_issues: {
+                            /** @description Detected objects whose mislabel_score reached the threshold of the last LABEL_ERRORS run that scored objects (target objects or all); 0 before any */
+                            mislabels: number;
+                            /** @description Detected objects far from their class's centroid, by that run; 0 before any */
+                            class_outliers: number;
                         };
                         /** @description A page of the corrupt files, oldest first */
                         corrupt_files: {

@@ -206,6 +206,7 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
     n_media: 1243,
     median_area: 786432,
     issues: { blur: 41, dark: 12, bright: 3, outliers: 62, duplicates: 118, exact_duplicates: 9, odd_aspect_ratio: 4, odd_size: 2, grayscale: 7, low_information: 1, mislabels: 5, class_outliers: 3, corrupt: 1 },
+    object_issues: { mislabels: 14, class_outliers: 6 },
     corrupt_files: [{ file_name: 'IMG_0042.jpg', reason: 'VipsJpeg: premature end of JPEG file', uploaded_at: AT }],
     page_number: 0,
     files_per_page: 100,

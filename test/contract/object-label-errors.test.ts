@@ -63,6 +63,7 @@ describe('label errors on objects', () => {
     });
     const tasks = await server.api(owner.token, 'GET', `/api/v1/tasks?dataset_id=${sourceId}`);
     expect(tasks.body.tasks.filter((t: any) => t.task_type === 'LABEL_ERRORS')).toEqual([]);
+    expect((await server.api(owner.token, 'GET', `/api/v1/dataset/${copyId}/issues`)).body.object_issues).toEqual({ mislabels: 0, class_outliers: 0 });
   });
 
   it('flags the relabelled dog with the suggestion dog; the objects view filters it and shows the suggestion', async () => {
@@ -77,6 +78,9 @@ describe('label errors on objects', () => {
       ['dog-q50.jpg', 'horse', 'dog', ['mislabels', 'class_outliers']],
       ['dog.jpg', 'dog', 'horse', ['mislabels']],
     ]);
+    // The issues route counts them apart from the media's.
+    const issues = await server.api(owner.token, 'GET', `/api/v1/dataset/${copyId}/issues`);
+    expect([issues.body.object_issues, issues.body.issues.mislabels]).toEqual([{ mislabels: 2, class_outliers: 1 }, 0]);
     // Among the horses, the dog is far from their centroid.
     expect(brief(await objects('&issue_type=class_outliers'))).toEqual([['dog-q50.jpg', 'horse', 'dog', ['mislabels', 'class_outliers']]]);
     const vql = encodeURIComponent(JSON.stringify([{ issues: { op: 'issue', value: 'mislabels', mode: 'out' } }]));
@@ -99,6 +103,7 @@ describe('label errors on objects', () => {
     // Given its detected class back, the object leaves the issue (its score was of the label it no longer has).
     expect((await relabel([wrong.object_id], null)).body.changed).toBe(1);
     expect((await objects('&issue_type=mislabels')).map((o) => o.object_id)).not.toContain(wrong.object_id);
+    expect((await server.api(owner.token, 'GET', `/api/v1/dataset/${copyId}/issues`)).body.object_issues).toEqual({ mislabels: 1, class_outliers: 0 });
   });
 
   it('keeps the detection’s k-NN graph of its objects as a blob, each object at its ordinal, and lets it go with the last object', async () => {

@@ -47,6 +47,7 @@ describe('web app: curation tab', () => {
     expect((await rowOf('Blurry').getByRole('cell').allTextContents())[0]).toBe(String(route.issues.blur));
     expect(await rowOf('Low information').getByRole('cell').allTextContents()).toEqual(['0', '0 %']);
     expect(await rowOf('Corrupt files').getByRole('cell').allTextContents()).toEqual(['1', '–']);
+    expect(await rowOf('Mislabelled objects').getByRole('cell').allTextContents()).toEqual([String(route.object_issues.mislabels), '–']);
     // A type with nothing found is no link.
     expect(await rowOf('Odd size').getByRole('link').count()).toBe(0);
     const corrupt = page.getByRole('table', { name: /failed to decode/ });

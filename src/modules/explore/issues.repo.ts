@@ -2,10 +2,16 @@ import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { ISSUE_TYPES, type IssueType } from '../../core/vql.js';
 import { wideRows } from './explore-filters.js';
-import { flaggedIds } from '../label-errors/label-errors.repo.js';
+import { flaggedIds, runOf } from '../label-errors/label-errors.repo.js';
 import { failedFiles, hasFlag, liveExactDuplicateIds, liveMedianArea, oddArea, oddAspectRatio } from './quality-issues.js';
 
 export type IssueCounts = Record<IssueType, number> & { n_media: number; median_area: number | null };
+
+/** Detected objects flagged by the objects run that applies to the version (POST …/label_errors, target objects or all). */
+export interface ObjectIssueCounts {
+  mislabels: number;
+  class_outliers: number;
+}
 
 export interface FailedFile {
   file_name: string;
@@ -37,6 +43,22 @@ export class IssuesRepo {
     const { rows } = await sql<Pick<IssueCounts, 'mislabels' | 'class_outliers'>>`select
         (select count(*)::int from (${flaggedIds('is_mislabel')(version)}) e) as mislabels,
         (select count(*)::int from (${flaggedIds('is_class_outlier')(version)}) e) as class_outliers`.execute(this.db);
+    return rows[0]!;
+  }
+
+  /**
+   * The flagged objects of the objects run that applies to the version, counted while the object is still in the
+   * version with the class that was scored (as Explore's objects view filters them): one lookup by media per flagged
+   * object, never a pass over the version's objects.
+   */
+  async objectCounts(versionId: string): Promise<ObjectIssueCounts> {
+    const version = sql`${versionId}::uuid`;
+    const { rows } = await sql<ObjectIssueCounts>`select count(*) filter (where s.is_mislabel)::int as mislabels,
+        count(*) filter (where s.is_class_outlier)::int as class_outliers
+      from object_label_error_scores s
+      where s.run_id = ${runOf(version, 'scores_objects')} and (s.is_mislabel or s.is_class_outlier)
+        and exists (select 1 from ${wideRows(versionId)} w where w.media_id = s.media_id
+          and w.objects @> jsonb_build_array(jsonb_build_object('object_id', s.object_id::text, 'label', s.label)))`.execute(this.db);
     return rows[0]!;
   }
 

@@ -20,12 +20,13 @@ export function issuesRoutes(app: FastifyInstance, deps: { issues: IssuesService
     },
     async (request) => {
       const { page_number } = request.query;
-      const { counts, corruptFiles } = await deps.issues.issues(principalOf(request), request.params.dataset_id, page_number);
+      const { counts, objectCounts, corruptFiles } = await deps.issues.issues(principalOf(request), request.params.dataset_id, page_number);
       const { n_media, median_area, ...issues } = counts;
       return {
         n_media,
         median_area,
         issues,
+        object_issues: objectCounts,
         corrupt_files: corruptFiles.map((f) => ({ file_name: f.file_name, reason: f.error, uploaded_at: f.created_at.toISOString() })),
         page_number,
         files_per_page: FILES_PER_PAGE,

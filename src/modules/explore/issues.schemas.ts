@@ -28,6 +28,13 @@ export const IssuesResponse = Type.Object({
     },
     { description: 'Media per issue type (docs/curation.md); each but corrupt is an Explore issue_type' },
   ),
+  object_issues: Type.Object(
+    {
+      mislabels: Count('Detected objects whose mislabel_score reached the threshold of the last LABEL_ERRORS run that scored objects (target objects or all); 0 before any'),
+      class_outliers: Count("Detected objects far from their class's centroid, by that run; 0 before any"),
+    },
+    { description: "Detected objects per label-error type (docs/curation.md, Label errors on objects), counted while an object keeps the class scored; Explore's entity_type=OBJECTS filters them" },
+  ),
   corrupt_files: Type.Array(
     Type.Object({
       file_name: Type.String(),

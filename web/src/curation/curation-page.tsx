@@ -12,6 +12,12 @@ function percent(count: number, total: number): string {
   return `${((100 * count) / total).toFixed(count * 1000 < total ? 2 : 1)} %`;
 }
 
+/** Label errors on detected objects (POST …/label_errors with target objects): counted apart, opened in the objects view. */
+const OBJECT_ISSUES = [
+  ['mislabels', 'Mislabelled objects'],
+  ['class_outliers', 'Class outlier objects'],
+] as const;
+
 /** The Curation tab: how many media each issue type finds, a link to each in Explore, and the files that did not decode. */
 export function CurationPage() {
   const { datasetId = '' } = useParams();
@@ -33,7 +39,7 @@ export function CurationPage() {
           </p>
           <div className="table-wrap">
             <table className="named-rows">
-              <caption className="muted">Media per issue type; each opens Explore filtered by it</caption>
+              <caption className="muted">Media (and detected objects) per issue type; each opens Explore filtered by it</caption>
               <thead>
                 <tr>
                   <th scope="col">Issue</th>
@@ -49,6 +55,15 @@ export function CurationPage() {
                     </th>
                     <td className="number">{data.issues[issue].toLocaleString()}</td>
                     <td className="number">{percent(data.issues[issue], data.n_media)}</td>
+                  </tr>
+                ))}
+                {OBJECT_ISSUES.map(([issue, words]) => (
+                  <tr key={`objects-${issue}`}>
+                    <th scope="row">
+                      {data.object_issues[issue] > 0 ? <Link to={`/datasets/${datasetId}?entity=OBJECTS&issue=${issue}`}>{words}</Link> : words}
+                    </th>
+                    <td className="number">{data.object_issues[issue].toLocaleString()}</td>
+                    <td className="number">–</td>
                   </tr>
                 ))}
                 <tr>
