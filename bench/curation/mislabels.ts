@@ -1,13 +1,17 @@
 import type { CurationCase, CurationContext } from './case.js';
 
-/** Every media id an Explore filter matches, page by page (level-0 clusters, every member). */
-async function explored(ctx: CurationContext, query: string): Promise<Set<string>> {
+/**
+ * Every media id an Explore filter matches, page by page (level-0 clusters, every member); with `objects`, every object
+ * id of the objects view.
+ */
+export async function explored(ctx: CurationContext, query: string, objects = false): Promise<Set<string>> {
   const ids = new Set<string>();
   for (let page = 0; ; page++) {
-    const body = await ctx.send('GET', `/api/v1/explore/${ctx.datasetId}?threshold=0&previews_limit=1000&page_number=${page}&${query}`);
-    const clusters = body.clusters as Array<{ previews: Array<{ media_id: string }> }>;
+    const entity = objects ? 'entity_type=OBJECTS&' : '';
+    const body = await ctx.send('GET', `/api/v1/explore/${ctx.datasetId}?${entity}threshold=0&previews_limit=1000&page_number=${page}&${query}`);
+    const clusters = body.clusters as Array<{ previews: Array<{ media_id: string; object_id?: string }> }>;
     if (clusters.length === 0) return ids;
-    for (const c of clusters) for (const p of c.previews) ids.add(p.media_id);
+    for (const c of clusters) for (const p of c.previews) ids.add(objects ? p.object_id! : p.media_id);
   }
 }
 

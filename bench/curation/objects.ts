@@ -1,15 +1,5 @@
-import type { CurationCase, CurationContext } from './case.js';
-
-/** Every object id the objects view of Explore lists under a filter, page by page (every member of every cluster). */
-async function exploredObjects(ctx: CurationContext, query: string): Promise<Set<string>> {
-  const ids = new Set<string>();
-  for (let page = 0; ; page++) {
-    const body = await ctx.send('GET', `/api/v1/explore/${ctx.datasetId}?entity_type=OBJECTS&threshold=0&previews_limit=1000&page_number=${page}&${query}`);
-    const clusters = body.clusters as Array<{ previews: Array<{ object_id: string }> }>;
-    if (clusters.length === 0) return ids;
-    for (const c of clusters) for (const p of c.previews) ids.add(p.object_id);
-  }
-}
+import type { CurationCase } from './case.js';
+import { explored } from './mislabels.js';
 
 /** Label errors on detected objects (target objects, k = 10, threshold 0.7) from the detection's stored graph, then its flags against the planted flips. */
 export const objectsCase: CurationCase = {
@@ -24,7 +14,7 @@ export const objectsCase: CurationCase = {
     await ctx.send('GET', `/api/v1/explore/${ctx.datasetId}?entity_type=OBJECTS&issue_type=mislabels&threshold=0`);
     rows.push({ step: 'Explore objects view, first page of issue_type=mislabels', seconds: (performance.now() - pageStart) / 1000, found: '' });
     const countStart = performance.now();
-    const flagged = await exploredObjects(ctx, 'issue_type=mislabels');
+    const flagged = await explored(ctx, 'issue_type=mislabels', true);
     const planted = new Set(ctx.objects.flippedIds);
     const hits = [...flagged].filter((id) => planted.has(id)).length;
     rows.push({
