@@ -217,6 +217,7 @@ async function searchAll(items: LabelledVectors, d: number, which: Int32Array, o
       }
     }
     await yieldToEvents();
+    await options.onProgress(0.05 + (0.75 * end) / which.length, `Label errors: searched the neighbours of ${end} of ${which.length} objects outside the stored graph`);
   }
 }
 
