@@ -35,6 +35,7 @@ import * as m0047 from './migrations/0047-version-issues.js';
 import * as m0048 from './migrations/0048-object-label-errors.js';
 import * as m0049 from './migrations/0049-version-graph.js';
 import * as m0050 from './migrations/0050-object-graphs.js';
+import * as m0051 from './migrations/0051-object-flag-indexes.js';
 
 /** Numbered migrations, listed here so they work the same from source and from a build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0048-object-label-errors': m0048,
   '0049-version-graph': m0049,
   '0050-object-graphs': m0050,
+  '0051-object-flag-indexes': m0051,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -3,7 +3,7 @@ import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import { type ExploreFilters, type IssueType, isEmptyFilters } from '../../core/vql.js';
-import { objectFlagged, objectScores } from '../label-errors/label-errors.repo.js';
+import { objectFlagged, objectScores, runOf } from '../label-errors/label-errors.repo.js';
 import { summaryState, versionRowsOf } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
 import { CLUSTERS_PER_PAGE, candidatesJoin, candidatesWhere, clusterPage, mediaJoin, versionRows } from './cluster-page.js';
@@ -13,6 +13,11 @@ import type { ExplorePageQuery, ExploreRow, MatchCounts, ObjectRow } from './exp
 
 /** The label errors an OBJECTS page asks of each object (its own scores, not its media's). */
 const OBJECT_FLAGS: Partial<Record<IssueType, 'is_mislabel' | 'is_class_outlier'>> = { mislabels: 'is_mislabel', class_outliers: 'is_class_outlier' };
+
+/** The object flag an OBJECTS page reads its objects from the run's scores by (objectsOf), if a filter asks for one. */
+function drivingFlag(f: ExploreFilters): IssueType | undefined {
+  return f.issues.find(({ issue, mode }) => mode === 'in' && OBJECT_FLAGS[issue])?.issue;
+}
 
 /** Reads a version's clusters for Explore; the only place that turns filters into SQL. */
 export class ExploreRepo {
@@ -50,7 +55,7 @@ export class ExploreRepo {
       select count(distinct vm.media_id)::int as n_media, count(distinct vm.media_id) filter (where m.media_type = 'IMAGE')::int as n_images,
         count(distinct vm.media_id) filter (where m.media_type = 'VIDEO_FRAME')::int as n_video_frames,
         count(distinct m.parent_media_id)::int as n_videos, count(distinct o -> 'clusters' ->> ${q.level}::int)::int as n_clusters
-      from version_media vm join media m on m.id = vm.media_id ${candidates} cross join jsonb_array_elements(vm.objects) o
+      from ${this.objectsOf(q, candidates)}
       where vm.version_id = ${q.versionId}::uuid and vm.objects is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
         and o -> 'clusters' is not null and ${this.objectWhere(q.filters, q.versionId)}`.execute(this.db);
     return rows[0]!;
@@ -70,10 +75,7 @@ export class ExploreRepo {
           vm.tags, ${relevance} as relevance, vm.caption, 1 as n_objects, array[o ->> 'label'] as object_labels,
           o ->> 'object_id' as object_id, o ->> 'label' as label, (o ->> 'score')::real as score, o -> 'box' as box, o ->> 'caption' as object_caption,
           le.suggested_label, coalesce(le.is_mislabel, false) as is_mislabel, coalesce(le.is_class_outlier, false) as is_class_outlier
-        from version_media vm
-        join media m on m.id = vm.media_id
-        ${candidates}
-        cross join jsonb_array_elements(vm.objects) o
+        from ${this.objectsOf(q, candidates)}
         left join lateral ${objectScores(sql`o`, sql`${q.versionId}::uuid`)} le on true
         where vm.version_id = ${q.versionId}::uuid and vm.objects is not null and m.media_type in ('IMAGE', 'VIDEO_FRAME')
           and o -> 'clusters' is not null and ${this.objectWhere(q.filters, q.versionId)}
@@ -97,14 +99,33 @@ export class ExploreRepo {
   }
 
   /**
+   * The objects `o` a page or count reads, with their version rows `vm` and media `m`: every object of the version, or,
+   * when a filter asks for objects that label errors flagged, only those the run flagged, from its scores (a flagged
+   * object's own row looked up by its media, `offset 0` keeping the planner from joining the whole version instead):
+   * O(flagged) rather than a pass over every object of the version.
+   */
+  private objectsOf(q: Pick<ExplorePageQuery, 'versionId' | 'filters'>, candidates: RawBuilder<unknown>): RawBuilder<unknown> {
+    const asked = drivingFlag(q.filters);
+    if (!asked) return sql`version_media vm join media m on m.id = vm.media_id ${candidates} cross join jsonb_array_elements(vm.objects) o`;
+    const version = sql`${q.versionId}::uuid`;
+    return sql`(select s.* from object_label_error_scores s where s.run_id = ${runOf(version, 'scores_objects')}
+        and s.${sql.ref(OBJECT_FLAGS[asked]!)}) s
+      cross join lateral (select * from version_media v where v.version_id = ${version} and v.media_id = s.media_id offset 0) vm
+      join media m on m.id = vm.media_id ${candidates}
+      cross join lateral (select e.o from jsonb_array_elements(vm.objects) e(o) where e.o ->> 'object_id' = s.object_id::text and e.o ->> 'label' = s.label) o`;
+  }
+
+  /**
    * For objects `o` of the media: a label filter and a label error (mislabels, class_outliers: the objects run's flags)
    * are about the object itself, every other filter about its media.
    */
   private objectWhere(f: ExploreFilters, versionId: string): RawBuilder<boolean> {
     const labels = f.labels.map((any) => sql`o ->> 'label' = any(${any}::text[])`);
+    const driving = drivingFlag(f);
     const own = f.issues.flatMap(({ issue, mode }) => {
       const flag = OBJECT_FLAGS[issue];
-      if (!flag) return [];
+      // objectsOf read only the objects that carry it.
+      if (!flag || (issue === driving && mode === 'in')) return [];
       const has = objectFlagged(sql`o`, flag, sql`${versionId}::uuid`);
       return [mode === 'in' ? has : sql<boolean>`not ${has}`];
     });
