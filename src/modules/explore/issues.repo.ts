@@ -56,9 +56,9 @@ export class IssuesRepo {
     const { rows } = await sql<ObjectIssueCounts>`select count(*) filter (where s.is_mislabel)::int as mislabels,
         count(*) filter (where s.is_class_outlier)::int as class_outliers
       from object_label_error_scores s
+      cross join lateral (select w.objects from ${wideRows(versionId)} w where w.media_id = s.media_id offset 0) w
       where s.run_id = ${runOf(version, 'scores_objects')} and (s.is_mislabel or s.is_class_outlier)
-        and exists (select 1 from ${wideRows(versionId)} w where w.media_id = s.media_id
-          and w.objects @> jsonb_build_array(jsonb_build_object('object_id', s.object_id::text, 'label', s.label)))`.execute(this.db);
+        and w.objects @> jsonb_build_array(jsonb_build_object('object_id', s.object_id::text, 'label', s.label))`.execute(this.db);
     return rows[0]!;
   }
 
