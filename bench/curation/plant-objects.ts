@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { embeddingPrior } from '../../src/adapters/models/embedding-prior.js';
-import { computeIndexOffThread } from '../../src/modules/indexing/index-runner.js';
+import { indexObjects } from '../../src/modules/enrichment/object-clusters.js';
 import { objectEmbeddingBytes, storeObjectGraph } from '../../src/modules/label-errors/object-embeddings.repo.js';
 import type { Loupe } from '../../src/server.js';
 import { copyLines, regenerate, seededMediaIds } from '../lib/scale-seed.js';
@@ -44,24 +39,16 @@ export async function plantObjects(loupe: Loupe, headId: string, n: number, cent
     return ids;
   };
 
-  let vectors: Float32Array | null = regenerate(n, d);
+  const vectors = regenerate(n, d);
   const q8 = objectEmbeddingBytes(model, vectors, d);
   await copyLines(loupe, 'object_embeddings (object_id, media_id, model, task_id, vector, ordinal)', n, (i) =>
     `${objectIds[i]}\t${mediaIds[i]}\t${model}\t${taskId}\t\\\\x${Buffer.from(q8.buffer, i * d, d).toString('hex')}\t${i}\n`,
   );
 
   const start = performance.now();
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-objects-'));
-  try {
-    const graphPath = path.join(dir, 'graph.bin');
-    const input = { vectors, dimensions: d, phashes: objectIds.map(() => null), prior: embeddingPrior(model), threads: loupe.container.config.indexThreads, indexPath: null, graphPath, releaseVectors: true };
-    vectors = null;
-    await computeIndexOffThread(input, new AbortController().signal);
-    const blob = await loupe.container.blobs.put(createReadStream(graphPath));
-    await storeObjectGraph(db, taskId, n, blob.hash);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const threads = loupe.container.config.indexThreads;
+  const { graphHash } = await indexObjects({ blobs: loupe.container.blobs, model, dimensions: d, threads }, vectors, n, new AbortController().signal);
+  await storeObjectGraph(db, taskId, n, graphHash);
   const graphSeconds = (performance.now() - start) / 1000;
 
   await sql`create unlogged table bench_objects (media_id uuid primary key, objects jsonb not null)`.execute(db);

@@ -7,6 +7,7 @@ import type { Db } from '../../adapters/db/database.js';
 import type { StoredObject } from '../../adapters/db/schema.js';
 import { embeddingPrior } from '../../adapters/models/embedding-prior.js';
 import { CLUSTER_LEVELS } from '../../core/clustering.js';
+import type { IndexOutput } from '../indexing/compute-index.js';
 import { computeIndexOffThread } from '../indexing/index-runner.js';
 import { clusterUuid } from '../indexing/version-indexer.js';
 import type { EnrichmentRepo } from './enrichment.repo.js';
@@ -19,6 +20,27 @@ export interface ObjectClusterDeps {
   model: string;
   dimensions: number;
   threads: number;
+}
+
+/**
+ * The index computation over `n` objects' crop embeddings (handed over: the thread takes their buffer), as media are
+ * indexed but without a search index, and their k-NN graph stored as a blob (graph-file.ts) for label errors.
+ */
+export async function indexObjects(
+  deps: Pick<ObjectClusterDeps, 'blobs' | 'model' | 'dimensions' | 'threads'>,
+  vectors: Float32Array,
+  n: number,
+  signal: AbortSignal,
+): Promise<{ output: IndexOutput; graphHash: string }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-objects-'));
+  try {
+    const graphPath = path.join(dir, 'graph.bin');
+    const input = { vectors, dimensions: deps.dimensions, phashes: new Array<null>(n).fill(null), prior: embeddingPrior(deps.model), threads: deps.threads, indexPath: null, graphPath, releaseVectors: true };
+    const output = await computeIndexOffThread(input, signal);
+    return { output, graphHash: (await deps.blobs.put(createReadStream(graphPath))).hash };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -49,19 +71,10 @@ export async function clusterObjects(deps: ObjectClusterDeps, taskId: string, si
     clusters = [Array.from({ length: CLUSTER_LEVELS }, (_, level) => clusterUuid(`${taskId}/objects`, level, ids[0]!))];
     uniqueness = [1];
   } else {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-objects-'));
-    try {
-      const graphPath = path.join(dir, 'graph.bin');
-      const output = await computeIndexOffThread(
-        { vectors: flat, dimensions: deps.dimensions, phashes: ids.map(() => null), prior: embeddingPrior(deps.model), threads: deps.threads, indexPath: null, graphPath },
-        signal,
-      );
-      clusters = ids.map((_, i) => output.levels.map((labels, level) => clusterUuid(`${taskId}/objects`, level, ids[labels[i]!]!)));
-      uniqueness = output.uniqueness;
-      graphHash = (await deps.blobs.put(createReadStream(graphPath))).hash;
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const indexed = await indexObjects(deps, flat, n, signal);
+    clusters = ids.map((_, i) => indexed.output.levels.map((labels, level) => clusterUuid(`${taskId}/objects`, level, ids[labels[i]!]!)));
+    uniqueness = indexed.output.uniqueness;
+    graphHash = indexed.graphHash;
   }
 
   let i = 0;

@@ -3,7 +3,7 @@ import type { Db } from '../../adapters/db/database.js';
 import { bytesToVector } from '../../adapters/vectors/vector-bytes.js';
 import type { FieldTypes } from '../../core/custom-fields.js';
 import { type ExploreFilters, type IssueType, isEmptyFilters } from '../../core/vql.js';
-import { objectFlagged, objectScores, runOf } from '../label-errors/label-errors.repo.js';
+import { flaggedObjectScores, objectFlagged, objectScores } from '../label-errors/label-errors.repo.js';
 import { summaryState, versionRowsOf } from '../versions/cluster-summaries.js';
 import { clusterColumn } from './cluster-column.js';
 import { CLUSTERS_PER_PAGE, candidatesJoin, candidatesWhere, clusterPage, mediaJoin, versionRows } from './cluster-page.js';
@@ -108,8 +108,7 @@ export class ExploreRepo {
     const asked = drivingFlag(q.filters);
     if (!asked) return sql`version_media vm join media m on m.id = vm.media_id ${candidates} cross join jsonb_array_elements(vm.objects) o`;
     const version = sql`${q.versionId}::uuid`;
-    return sql`(select s.* from object_label_error_scores s where s.run_id = ${runOf(version, 'scores_objects')}
-        and s.${sql.ref(OBJECT_FLAGS[asked]!)}) s
+    return sql`${flaggedObjectScores(version, [OBJECT_FLAGS[asked]!])} s
       cross join lateral (select * from version_media v where v.version_id = ${version} and v.media_id = s.media_id offset 0) vm
       join media m on m.id = vm.media_id ${candidates}
       cross join lateral (select e.o from jsonb_array_elements(vm.objects) e(o) where e.o ->> 'object_id' = s.object_id::text and e.o ->> 'label' = s.label) o`;

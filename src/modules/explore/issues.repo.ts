@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../adapters/db/database.js';
 import { ISSUE_TYPES, type IssueType } from '../../core/vql.js';
 import { wideRows } from './explore-filters.js';
-import { flaggedIds, runOf } from '../label-errors/label-errors.repo.js';
+import { flaggedIds, flaggedObjectScores } from '../label-errors/label-errors.repo.js';
 import { failedFiles, hasFlag, liveExactDuplicateIds, liveMedianArea, oddArea, oddAspectRatio } from './quality-issues.js';
 
 export type IssueCounts = Record<IssueType, number> & { n_media: number; median_area: number | null };
@@ -55,10 +55,9 @@ export class IssuesRepo {
     const version = sql`${versionId}::uuid`;
     const { rows } = await sql<ObjectIssueCounts>`select count(*) filter (where s.is_mislabel)::int as mislabels,
         count(*) filter (where s.is_class_outlier)::int as class_outliers
-      from object_label_error_scores s
+      from ${flaggedObjectScores(version, ['is_mislabel', 'is_class_outlier'])} s
       cross join lateral (select w.objects from ${wideRows(versionId)} w where w.media_id = s.media_id offset 0) w
-      where s.run_id = ${runOf(version, 'scores_objects')} and (s.is_mislabel or s.is_class_outlier)
-        and w.objects @> jsonb_build_array(jsonb_build_object('object_id', s.object_id::text, 'label', s.label))`.execute(this.db);
+      where w.objects @> jsonb_build_array(jsonb_build_object('object_id', s.object_id::text, 'label', s.label))`.execute(this.db);
     return rows[0]!;
   }
 

@@ -100,6 +100,14 @@ export const scoredObjects = (objects: RawBuilder<unknown>, version: RawBuilder<
         'is_mislabel', s.is_mislabel, 'is_class_outlier', s.is_class_outlier) end order by e.n), '[]'::jsonb)
     from jsonb_array_elements(${objects}) with ordinality e(o, n) left join lateral ${objectScores(sql`e.o`, version)} s on true) end`;
 
+/**
+ * The score rows of the objects run that applies to the version that carry any of `flags` (by the partial indexes of
+ * 0051), as a subquery: where Explore's filtered objects view and the issues route's object counts start.
+ */
+export const flaggedObjectScores = (version: RawBuilder<unknown>, flags: ReadonlyArray<'is_mislabel' | 'is_class_outlier'>) =>
+  sql`(select s.* from object_label_error_scores s where s.run_id = ${runOf(version, 'scores_objects')}
+    and (${sql.join(flags.map((flag) => sql`s.${sql.ref(flag)}`), sql` or `)}))`;
+
 /** The scores of the object `o` in the objects run that applies to the version, if it still has the label scored (a lateral subquery). */
 export const objectScores = (o: RawBuilder<unknown>, version: RawBuilder<unknown>) =>
   sql`(select s.mislabel_score, s.suggested_label, s.class_outlier_score, s.is_mislabel, s.is_class_outlier from object_label_error_scores s
