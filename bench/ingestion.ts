@@ -40,9 +40,9 @@ async function settle(): Promise<void> {
 }
 
 const secs = (from: number, to: number) => (to - from) / 1000;
-/** CPU of a run per item, in ms: the total, then this process's and PostgreSQL's shares. */
+/** CPU of a run per item, in ms: the total, then this process's, the image workers' and PostgreSQL's shares. */
 const cpuPer = (cpu: CpuUse, items: number) =>
-  `${fixed((1000 * (cpu.self + cpu.postgres)) / items, 1)} ms (this process ${fixed((1000 * cpu.self) / items, 1)}: server, workers and the client; PostgreSQL ${fixed((1000 * cpu.postgres) / items, 1)})`;
+  `${fixed((1000 * (cpu.self + cpu.workers + cpu.postgres)) / items, 1)} ms (this process ${fixed((1000 * cpu.self) / items, 1)}: server and the client; image workers ${fixed((1000 * cpu.workers) / items, 1)}; PostgreSQL ${fixed((1000 * cpu.postgres) / items, 1)})`;
 /** A database timestamp (wall clock) on the performance.now() scale. */
 const perfAt = (d: Date) => d.getTime() - performance.timeOrigin;
 

@@ -57,6 +57,8 @@ export interface Config {
   embeddingInputSize: number;
   /** Native threads for building the neighbour graph. */
   indexThreads: number;
+  /** Nice value of the image and enrichment worker processes: background work yields the CPU to API requests. */
+  backgroundNice: number;
   addMedia: { enabled: boolean; localRoots: string[] };
   enrichment: {
     /** Worker threads running the built-in vision models. */
@@ -224,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: { role?: string } 
     customMetadataMaxBytes: integer('CUSTOM_METADATA_MAX_BYTES', GiB, 1, Number.MAX_SAFE_INTEGER),
     embeddingInputSize: integer('EMBEDDING_INPUT_SIZE', 256, 64, 1024),
     indexThreads: integer('INDEX_THREADS', 2, 1, 64),
+    backgroundNice: integer('BACKGROUND_NICE', 10, 0, 19),
     addMedia: { enabled: flag('ADD_MEDIA_ENABLED', true), localRoots: roots('LOCAL_MEDIA_ROOTS') },
     enrichment: { threads: integer('ENRICH_THREADS', 2, 1, 64), openai: openaiEndpoint() },
     blobs: { s3: blobUrl(), proxy: flag('BLOB_PROXY', false) },

@@ -169,7 +169,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   const ingestion = new IngestionService(db, ingestionRepo, datasets, lifecycle, blobs, blobGc, config.upload);
   const signer = new UrlSigner(serverKey);
   const media = new MediaService(mediaRepo, datasets, blobs, signer);
-  const images = shared.images ?? new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize });
+  const images = shared.images ?? new ImageWorkerPool(config.media.concurrency, { embeddingInputSize: config.embeddingInputSize }, config.backgroundNice);
   const explore = new ExploreService(new ExploreRepo(db), datasets, new VectorIndexCache(), images, loadWordVectorEmbedder, blobs);
   const issues = new IssuesService(new IssuesRepo(db), datasets);
   const map = new MapService(new MapRepo(db), datasets);
@@ -196,7 +196,7 @@ export async function createContainer(config: Config, log: Logger, owner: Embedd
   // Model weights load on the first enrichment, in worker threads, not at boot.
   let enrichmentPool: EnrichmentPool | null = null;
   const builtins = () =>
-    (enrichmentPool ??= shared.enrichment ?? createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize: config.embeddingInputSize }));
+    (enrichmentPool ??= shared.enrichment ?? createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize: config.embeddingInputSize, nice: config.backgroundNice }));
   const enrichmentRepo = new EnrichmentRepo(db, config.fullSetFloor);
   const enrichment = new EnrichmentService(db, enrichmentRepo, datasets, lifecycle, catalogue);
   const versionsRepo = new VersionsRepo(db, config.fullSetFloor);

@@ -28,11 +28,40 @@ function postgresTicks(): number {
   return ticks;
 }
 
+/** Pids of this process's pool workers: the image and enrichment child processes (src/adapters/workers/pool-worker.ts). */
+export function workerPids(): string[] {
+  const pids: string[] = [];
+  let all: string[] = [];
+  try {
+    all = readdirSync('/proc');
+  } catch {
+    return pids; // not Linux
+  }
+  for (const pid of all) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] !== String(process.pid)) continue;
+      if (/-worker\.mjs/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) pids.push(pid);
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return pids;
+}
+
+/** CPU ticks of each pool worker now. */
+function workerTicks(): Map<string, number> {
+  return new Map(workerPids().map((pid) => [pid, processTicks(pid)]));
+}
+
 export interface CpuUse {
-  /** This process, all its threads (the server, its workers and the bench's client). */
+  /** This process, all its threads (the server and whatever the bench runs in it). */
   self: number;
   /** The PostgreSQL processes, backends that ended during the window excluded. */
   postgres: number;
+  /** The server's image and enrichment worker processes, those that ended during the window excluded. */
+  workers: number;
 }
 
 /**
@@ -41,6 +70,10 @@ export interface CpuUse {
  */
 export function cpuMeter(): () => CpuUse {
   const self = () => processTicks(String(process.pid));
-  const [selfFrom, pgFrom] = [self(), postgresTicks()];
-  return () => ({ self: (self() - selfFrom) / TICKS_PER_SECOND, postgres: Math.max(0, postgresTicks() - pgFrom) / TICKS_PER_SECOND });
+  const [selfFrom, pgFrom, workersFrom] = [self(), postgresTicks(), workerTicks()];
+  return () => {
+    let workers = 0;
+    for (const [pid, ticks] of workerTicks()) workers += ticks - (workersFrom.get(pid) ?? 0);
+    return { self: (self() - selfFrom) / TICKS_PER_SECOND, postgres: Math.max(0, postgresTicks() - pgFrom) / TICKS_PER_SECOND, workers: workers / TICKS_PER_SECOND };
+  };
 }

@@ -1,9 +1,23 @@
-import { openAsBlob } from 'node:fs';
+import { openAsBlob, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
+import { workerPids } from './cpu.js';
 import type { GeneratedFile } from './media-gen.js';
 
-/** process.memoryUsage.rss() every `intervalMs` (timer unref'd); peaks are read back over any time window. */
+/** RSS of a process from /proc (bytes); 0 once it is gone. */
+function rssOf(pid: string): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    return line ? Number(line.split(/\s+/)[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * process.memoryUsage.rss() plus the RSS of the server's image and enrichment worker processes, every `intervalMs`
+ * (timer unref'd); peaks are read back over any time window.
+ */
 export class RssSampler {
   private readonly samples: Array<{ at: number; rss: number }> = [];
   private readonly timer: NodeJS.Timeout;
@@ -14,7 +28,7 @@ export class RssSampler {
   }
 
   sample(): number {
-    const rss = process.memoryUsage.rss();
+    const rss = process.memoryUsage.rss() + workerPids().reduce((sum, pid) => sum + rssOf(pid), 0);
     this.samples.push({ at: performance.now(), rss });
     return rss;
   }

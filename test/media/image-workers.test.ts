@@ -1,11 +1,37 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ImageDecodeError, analyzeImage } from '../../src/adapters/media/image.js';
 import { ImageWorkerPool } from '../../src/adapters/media/image-workers.js';
 
-const pool = new ImageWorkerPool(2);
-afterAll(() => pool.close());
+/** The child processes of `parent` running `script`, with the nice value of each of their threads. */
+function workerProcesses(script: string, parent = process.pid): Array<{ pid: number; nices: number[] }> {
+  const found: Array<{ pid: number; nices: number[] }> = [];
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== parent || !readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(script)) continue;
+      const nices = readdirSync(`/proc/${entry}/task`).map((tid) => {
+        const t = readFileSync(`/proc/${entry}/task/${tid}/stat`, 'utf8');
+        return Number(t.slice(t.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+      found.push({ pid: Number(entry), nices });
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return found;
+}
 
-describe('ImageWorkerPool', () => {
+describe.each([
+  ['threads', undefined],
+  ['child processes at nice 10', 10],
+])('ImageWorkerPool on %s', (_mode, nice) => {
+  const pool = new ImageWorkerPool(2, undefined, nice);
+  afterAll(() => pool.close());
+
   it('gives the same analysis as the main thread, for several images at once', async () => {
     const files = ['dog.jpg', 'person.jpg', 'horses.jpg', 'chelsea.png'].map((f) => `test/fixtures/photos/${f}`);
     const formats = ['jpeg', 'jpeg', 'jpeg', 'png'];
@@ -34,5 +60,49 @@ describe('ImageWorkerPool', () => {
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
     await expect(pool.analyze('test/fixtures/photos/dog.jpg', 'jpeg', controller.signal)).rejects.toThrow('stop');
+  });
+});
+
+describe.runIf(process.platform === 'linux')('ImageWorkerPool in child processes', () => {
+  it('runs every thread of its workers at the nice value asked, and stops them on close', async () => {
+    // Other files' servers in this process may hold image workers of their own.
+    const others = new Set(workerProcesses('image-worker.mjs').map((w) => w.pid));
+    const pool = new ImageWorkerPool(2, undefined, 12);
+    await Promise.all(['dog.jpg', 'person.jpg'].map((f) => pool.analyze(`test/fixtures/photos/${f}`, 'jpeg')));
+    const workers = workerProcesses('image-worker.mjs').filter((w) => !others.has(w.pid));
+    expect(workers).toHaveLength(2);
+    for (const w of workers) {
+      expect(w.nices.length).toBeGreaterThan(4); // libuv, libvips and V8 threads besides the main one
+      expect(new Set(w.nices)).toEqual(new Set([12]));
+    }
+    await pool.close();
+    const mine = new Set(workers.map((w) => w.pid));
+    expect(workerProcesses('image-worker.mjs').filter((w) => mine.has(w.pid))).toEqual([]);
+  });
+
+  it('ends its workers when the process that started them is killed', async () => {
+    const script = `
+      const { ImageWorkerPool } = await import('./src/adapters/media/image-workers.ts');
+      const pool = new ImageWorkerPool(2, undefined, 10);
+      await Promise.all([pool.analyze('test/fixtures/photos/dog.jpg', 'jpeg'), pool.analyze('test/fixtures/photos/person.jpg', 'jpeg')]);
+      console.log('ready');
+      setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      parent.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+      parent.once('exit', (code) => reject(new Error(`parent exited with ${code}`)));
+    });
+    const workers = workerProcesses('image-worker.mjs', parent.pid!);
+    expect(workers).toHaveLength(2);
+    parent.kill('SIGKILL');
+    const alive = () => workers.filter((w) => {
+      try {
+        return !readFileSync(`/proc/${w.pid}/stat`, 'utf8').includes(') Z');
+      } catch {
+        return false;
+      }
+    });
+    for (let i = 0; i < 50 && alive().length > 0; i++) await sleep(100);
+    expect(alive()).toEqual([]);
   });
 });

@@ -64,8 +64,8 @@ function sharedPools(config: Config): SharedPools {
   if (!shared) {
     const { embeddingInputSize } = config;
     shared = {
-      images: new ImageWorkerPool(config.media.concurrency, { embeddingInputSize }),
-      enrichment: createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize }),
+      images: new ImageWorkerPool(config.media.concurrency, { embeddingInputSize }, config.backgroundNice),
+      enrichment: createEnrichmentPool({ threads: config.enrichment.threads, embeddingInputSize, nice: config.backgroundNice }),
     };
     pools.set(shape, shared);
   }

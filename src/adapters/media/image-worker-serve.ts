@@ -1,7 +1,7 @@
-import { type MessagePort, workerData } from 'node:worker_threads';
 import { loadCenterNetEmbedder } from '../models/centernet-embedder.js';
 import type { Embedder } from '../models/embedder.js';
 import { type CropBox, type ImageAnalysis, type MediaEmbedding, analyzeImage, embedImageFile } from './image.js';
+import type { WorkerPort } from '../workers/worker-port.js';
 
 export interface ImageWorkerOptions {
   /** Side of the embedder's input; null runs no embedder (analysis then carries no embedding). */
@@ -47,16 +47,15 @@ function transferables(reply: ImageWorkerReply): ArrayBuffer[] {
   return buffers;
 }
 
-/** Answers requests on the worker's port; buffers are moved, not copied. */
-export function serve(port: MessagePort | null): void {
-  if (!port) throw new Error('image worker started outside a worker thread');
-  const options = (workerData ?? { embeddingInputSize: null }) as ImageWorkerOptions;
-  port.on('message', (request: ImageWorkerRequest) => {
+/** Answers requests on the worker's port; buffers are moved where the port can, not copied. */
+export function serve({ port, data }: { port: WorkerPort; data: ImageWorkerOptions | null }): void {
+  const options = data ?? { embeddingInputSize: null };
+  port.onMessage((request: ImageWorkerRequest) => {
     handle(request, options).then(
-      (reply) => port.postMessage(reply, transferables(reply)),
+      (reply) => port.post(reply, transferables(reply)),
       (err: unknown) => {
         const error = err instanceof Error ? err : new Error(String(err));
-        port.postMessage({ id: request.id, ok: false, name: error.name, message: error.message } satisfies ImageWorkerReply);
+        port.post({ id: request.id, ok: false, name: error.name, message: error.message } satisfies ImageWorkerReply);
       },
     );
   });

@@ -5,14 +5,16 @@ import type { ImageWorkerOptions, ImageWorkerReply, ImageWorkerRequest } from '.
 type Request = ImageWorkerRequest extends infer R ? (R extends ImageWorkerRequest ? Omit<R, 'id'> : never) : never;
 
 /**
- * Image analysis on worker threads: decoding is mostly in libvips threads already, but HEIC (wasm),
- * BMP, the perceptual hash and the quality measures are JavaScript and would block the API's event loop.
+ * Image analysis off the API's event loop: HEIC (wasm), BMP, the perceptual hash, the quality measures and the
+ * embedding are JavaScript and would block it. Given `nice`, the workers are child processes at that priority, so
+ * their decoding (libuv's and libvips' threads) and model runs yield the CPU to API requests.
  */
 export class ImageWorkerPool {
   private readonly pool: ThreadPool<Extract<ImageWorkerReply, { ok: true }>>;
 
-  constructor(size: number, options: ImageWorkerOptions = { embeddingInputSize: null }) {
+  constructor(size: number, options: ImageWorkerOptions = { embeddingInputSize: null }, nice?: number) {
     this.pool = new ThreadPool({
+      ...(nice === undefined ? {} : { nice }),
       script: new URL('./image-worker.mjs', import.meta.url),
       workerData: options,
       size,

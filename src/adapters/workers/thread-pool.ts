@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { type PoolWorker, processWorker, threadWorker } from './pool-worker.js';
 
 /** A worker's answer to request `id`: its result, or the name and message of the error it threw. */
 export type FailedReply = { id: number; ok: false; name: string; message: string };
@@ -15,6 +15,8 @@ export interface ThreadPoolOptions {
   toError(reply: FailedReply): Error;
   /** The message that tells a worker to drop a request whose caller gave up; none where workers cannot. */
   cancelMessage?(id: number): unknown;
+  /** Run each worker in a child process at this nice value (pool-worker.ts) instead of a thread. */
+  nice?: number;
 }
 
 interface Pending<Ok> {
@@ -23,14 +25,14 @@ interface Pending<Ok> {
 }
 
 interface Slot<Ok> {
-  worker: Worker;
+  worker: PoolWorker;
   pending: Map<number, Pending<Ok>>;
 }
 
 const abortReason = (signal: AbortSignal) => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'aborted')));
 
 /**
- * Requests to worker threads, round-robin, answered by id. An aborted request rejects at once; a worker that dies
+ * Requests to worker threads (or child processes), round-robin, answered by id. An aborted request rejects at once; a worker that dies
  * fails the requests it held and is replaced by the next request; an idle worker does not keep the process alive.
  */
 export class ThreadPool<Ok extends { id: number; ok: true }> {
@@ -51,7 +53,7 @@ export class ThreadPool<Ok extends { id: number; ok: true }> {
       const onAbort = () => {
         if (!slot.pending.delete(id)) return;
         const cancel = this.options.cancelMessage?.(id);
-        if (cancel !== undefined) slot.worker.postMessage(cancel);
+        if (cancel !== undefined) slot.worker.post(cancel);
         if (slot.pending.size === 0) slot.worker.unref();
         reject(abortReason(signal!));
       };
@@ -66,7 +68,7 @@ export class ThreadPool<Ok extends { id: number; ok: true }> {
         };
       slot.pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
       slot.worker.ref();
-      slot.worker.postMessage(message(id));
+      slot.worker.post(message(id));
     });
   }
 
@@ -87,9 +89,11 @@ export class ThreadPool<Ok extends { id: number; ok: true }> {
   }
 
   private spawn(): Slot<Ok> {
-    const worker = new Worker(this.options.script, { execArgv: [], workerData: this.options.workerData });
+    const { script, workerData, nice } = this.options;
+    const worker = nice === undefined ? threadWorker(script, workerData) : processWorker(script, workerData, nice);
     const slot: Slot<Ok> = { worker, pending: new Map() };
-    worker.on('message', (reply: Ok | FailedReply) => {
+    worker.onMessage((message) => {
+      const reply = message as Ok | FailedReply;
       const pending = slot.pending.get(reply.id);
       if (!pending) return;
       slot.pending.delete(reply.id);
@@ -102,9 +106,9 @@ export class ThreadPool<Ok extends { id: number; ok: true }> {
       const index = this.workers.indexOf(slot);
       if (index !== -1) this.workers.splice(index, 1);
     };
-    worker.on('error', fail);
-    worker.on('exit', (code) => {
-      if (!this.closed) fail(new Error(`${this.options.name} exited with code ${code}`));
+    worker.onError(fail);
+    worker.onExit((how) => {
+      if (!this.closed) fail(new Error(`${this.options.name} exited with ${typeof how === 'number' ? `code ${how}` : how}`));
     });
     worker.unref();
     return slot;

@@ -5,8 +5,10 @@ import { EnrichmentImageError } from './image-input.js';
 import type { EnrichmentPool, EnrichmentType, ImageEnrichment } from './types.js';
 
 export interface EnrichmentPoolOptions extends EnrichmentRunnerOptions {
-  /** Worker threads, each with its own copy of the models it was asked to run. */
+  /** Workers, each with its own copy of the models it was asked to run. */
   threads: number;
+  /** Run the workers as child processes at this nice value (pool-worker.ts) rather than as threads. */
+  nice?: number;
 }
 
 /**
@@ -16,8 +18,9 @@ export interface EnrichmentPoolOptions extends EnrichmentRunnerOptions {
 class WorkerEnrichmentPool implements EnrichmentPool {
   private readonly pool: ThreadPool<Extract<EnrichmentWorkerReply, { ok: true }>>;
 
-  constructor(size: number, runnerOptions: EnrichmentRunnerOptions) {
+  constructor(size: number, runnerOptions: EnrichmentRunnerOptions, nice: number | undefined) {
     this.pool = new ThreadPool({
+      ...(nice === undefined ? {} : { nice }),
       script: new URL('./enrichment-worker.mjs', import.meta.url),
       workerData: runnerOptions,
       size,
@@ -41,6 +44,6 @@ class WorkerEnrichmentPool implements EnrichmentPool {
 export function createEnrichmentPool(options: EnrichmentPoolOptions): EnrichmentPool {
   const threads = Math.floor(options.threads);
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${options.threads}`);
-  const { threads: _threads, ...runnerOptions } = options;
-  return new WorkerEnrichmentPool(threads, runnerOptions);
+  const { threads: _threads, nice, ...runnerOptions } = options;
+  return new WorkerEnrichmentPool(threads, runnerOptions, nice);
 }

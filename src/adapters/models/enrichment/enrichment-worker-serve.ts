@@ -1,6 +1,6 @@
-import { type MessagePort, workerData } from 'node:worker_threads';
 import { EnrichmentRunner, type EnrichmentRunnerOptions } from './enrichment-runner.js';
 import type { EnrichmentType, ImageEnrichment } from './types.js';
+import type { WorkerPort } from '../../workers/worker-port.js';
 
 export type EnrichmentWorkerRequest =
   | { op: 'enrich'; id: number; bytes: Uint8Array; types: EnrichmentType[] }
@@ -12,14 +12,13 @@ export type EnrichmentWorkerReply = { id: number; ok: true; result: ImageEnrichm
  * Answers enrich requests one at a time (the models are CPU-bound; interleaving would only add latency). A cancel
  * drops a queued request, or stops a running one at its next step.
  */
-export function serve(port: MessagePort | null): void {
-  if (!port) throw new Error('enrichment worker started outside a worker thread');
-  const runner = new EnrichmentRunner((workerData ?? {}) as EnrichmentRunnerOptions);
+export function serve({ port, data }: { port: WorkerPort; data: EnrichmentRunnerOptions | null }): void {
+  const runner = new EnrichmentRunner(data ?? {});
   const queue: Array<Extract<EnrichmentWorkerRequest, { op: 'enrich' }>> = [];
   const running = new Map<number, AbortController>();
   let busy = false;
 
-  const reply = (message: EnrichmentWorkerReply) => port.postMessage(message);
+  const reply = (message: EnrichmentWorkerReply) => port.post(message);
   const fail = (id: number, err: unknown) => {
     const error = err instanceof Error ? err : new Error(String(err));
     reply({ id, ok: false, name: error.name, message: error.message });
@@ -45,7 +44,7 @@ export function serve(port: MessagePort | null): void {
     }
   };
 
-  port.on('message', (request: EnrichmentWorkerRequest) => {
+  port.onMessage((request: EnrichmentWorkerRequest) => {
     if (request.op === 'cancel') {
       const index = queue.findIndex((q) => q.id === request.id);
       if (index !== -1) queue.splice(index, 1);
