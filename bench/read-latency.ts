@@ -1,11 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { fork } from 'node:child_process';
 import { openAsBlob, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Worker, parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
@@ -86,12 +87,12 @@ async function uploadLane(job: LoadJob, lane: number, until: number, out: Upload
   }
 }
 
-/** Runs in a worker thread, so the load's own event loop work never delays the server's. */
+/** Runs in a child process, so the load's own event loop work never delays the server's. */
 export async function runLoad(job: LoadJob): Promise<UploadResult | ReadResult> {
   const until = performance.now() + job.durationMs;
   if (job.role === 'uploaders') {
     const out: UploadResult = { images: 0, bytes: 0, datasets: 0, processed: 0, batchMs: [], errors: [] };
-    await Promise.all(job.lanes.map((_, lane) => uploadLane(job, lane, until, out).catch((err: unknown) => void out.errors.push(String(err)))));
+    await Promise.all(job.lanes.map((_, lane) => uploadLane(job, lane, until, out).catch((err: unknown) => void out.errors.push(`${String(err)} ${String((err as { cause?: unknown }).cause)}`))));
     return out;
   }
   const out: ReadResult = { times: {}, failures: {}, errors: [] };
@@ -111,42 +112,50 @@ export async function runLoad(job: LoadJob): Promise<UploadResult | ReadResult> 
   return out;
 }
 
-// A load thread says it is ready (this file loaded), then starts on 'go', so both threads start together.
-if (parentPort && (workerData as { readLatencyJob?: LoadJob } | null)?.readLatencyJob) {
-  const port = parentPort;
-  port.once('message', () => {
-    const started = performance.now();
-    runLoad((workerData as { readLatencyJob: LoadJob }).readLatencyJob).then(
-      (result) => port.postMessage({ result, seconds: (performance.now() - started) / 1000 }),
-      (err: unknown) => port.postMessage({ error: String(err) }),
-    );
+const LOAD_ENV = 'LOUPE_BENCH_READ_LATENCY_LOAD';
+
+// A load process is given its job, says it is ready, then starts on 'go', so both start together.
+if (process.env[LOAD_ENV] && process.send) {
+  const send = process.send.bind(process);
+  process.once('message', (job: LoadJob) => {
+    process.once('message', () => {
+      const started = performance.now();
+      runLoad(job).then(
+        (result) => send({ result, seconds: (performance.now() - started) / 1000, cpuSeconds: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 }),
+        (err: unknown) => send({ error: String(err) }),
+      );
+    });
+    send({ ready: true });
   });
-  port.postMessage({ ready: true });
 }
 
-interface LoadThread<T> {
+interface LoadProcess<T> {
   go(): void;
-  /** The thread's result and how long its load ran, seconds. */
-  done: Promise<{ result: T; seconds: number }>;
+  /** The process's result, how long its load ran and the CPU it used (its whole life), seconds. */
+  done: Promise<{ result: T; seconds: number; cpuSeconds: number }>;
 }
 
-/** Starts `job` in a worker thread that loads this file through tsx; resolves once it is ready to go. */
-async function inThread<T>(job: LoadJob): Promise<LoadThread<T>> {
-  const entry = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); });`;
-  const worker = new Worker(entry, { eval: true, execArgv: [], workerData: { readLatencyJob: job } });
+/**
+ * Starts `job` in a child process of its own (this file through tsx), so the load's CPU is not the server's and the
+ * kernel sees it as another program, as the uploaders of a real server are; resolves once it is ready to go.
+ */
+async function inProcess<T>(job: LoadJob): Promise<LoadProcess<T>> {
+  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, [LOAD_ENV]: '1' }, serialization: 'advanced' });
   let ready: () => void = () => {};
   const isReady = new Promise<void>((resolve) => (ready = resolve));
-  const done = new Promise<{ result: T; seconds: number }>((resolve, reject) => {
-    worker.on('message', (m: { ready?: boolean; result?: T; seconds?: number; error?: string }) => {
+  const done = new Promise<{ result: T; seconds: number; cpuSeconds: number }>((resolve, reject) => {
+    child.on('message', (m: { ready?: boolean; result?: T; seconds?: number; cpuSeconds?: number; error?: string }) => {
       if (m.ready) return ready();
-      void worker.terminate();
+      child.kill();
       if (m.error) reject(new Error(m.error));
-      else resolve({ result: m.result as T, seconds: m.seconds! });
+      else resolve({ result: m.result as T, seconds: m.seconds!, cpuSeconds: m.cpuSeconds! });
     });
-    worker.once('error', reject);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`load process exited with ${code}`)));
   });
+  child.send(job);
   await Promise.race([isReady, done]);
-  return { go: () => worker.postMessage('go'), done };
+  return { go: () => child.send('go'), done };
 }
 
 /** The generated JPEGs, kept in the temp dir between runs (generating them takes about a minute on 2 busy cores). */
@@ -309,6 +318,13 @@ export async function readLatency(): Promise<BenchReport> {
     const pools: Record<string, pg.Pool> = { ...((database as { pools?: Record<string, pg.Pool> }).pools ?? { pool: database.pool }) };
     const opened = { count: 0, readsWithoutIdle: 0 };
     const waits = connectWaits(Object.values(pools), loupe.app!.server, opened);
+    // Inside the server: the tasks route's request event to its response's finish.
+    const served: number[] = [];
+    loupe.app!.server.prependListener('request', (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+      if (req.method !== 'GET' || req.url !== '/api/v1/tasks') return;
+      const t = performance.now();
+      res.once('finish', () => served.push(performance.now() - t));
+    });
     client = new pg.Client(database.connection);
     await client.connect();
     const processedImages = async () =>
@@ -331,8 +347,8 @@ export async function readLatency(): Promise<BenchReport> {
     const lanes = Array.from({ length: uploaders }, (_, i) => files.slice(i * perLane, (i + 1) * perLane));
     const common = { base: loupe.url!, token, durationMs: durationS * 1000, batch, gapMs };
     const threads = await Promise.all([
-      inThread<UploadResult>({ ...common, role: 'uploaders', lanes, routes: {} }),
-      inThread<ReadResult>({ ...common, role: 'reader', lanes: [], routes }),
+      inProcess<UploadResult>({ ...common, role: 'uploaders', lanes, routes: {} }),
+      inProcess<ReadResult>({ ...common, role: 'reader', lanes: [], routes }),
     ]);
     const loadBefore = load();
     const processedBefore = await processedImages();
@@ -357,6 +373,8 @@ export async function readLatency(): Promise<BenchReport> {
       const xs = sorted(read.times[name]!);
       return [name, String(xs.length), String(read.failures[name]), p(xs, 0.5), p(xs, 0.95), p(xs, 0.99), p(xs, 1)];
     });
+    const servedMs = sorted(served);
+    rows.push(['  GET /api/v1/tasks inside the server (request event to finish)', String(servedMs.length), '', p(servedMs, 0.5), p(servedMs, 0.95), p(servedMs, 0.99), p(servedMs, 1)]);
     const batchMs = sorted(up.batchMs);
     rows.push([`POST data_files (uploaders, ${batch} JPEGs a batch)`, String(batchMs.length), '0', p(batchMs, 0.5), p(batchMs, 0.95), p(batchMs, 0.99), p(batchMs, 1)]);
     const tasks = sorted(read.times['GET /api/v1/tasks']!);
@@ -372,14 +390,14 @@ export async function readLatency(): Promise<BenchReport> {
     return {
       title: `Read latency under ingestion: ${uploaders} uploaders, one reader, ${durationS} s`,
       notes: [
-        `Loupe: startLoupe(role all), embedded PostgreSQL, pino silent, defaults otherwise (WORKER_CONCURRENCY ${config.workerConcurrency}, MEDIA_CONCURRENCY ${config.media.concurrency}); ${os.cpus().length} CPUs.`,
-        `Uploaders: ${uploaders} lanes in one worker thread, each its own ${perLane} distinct 1024x768 JPEGs (q85, ${fixed(files.reduce((s, f) => s + f.bytes, 0) / files.length / 1000, 0)} KB mean;`,
+        `Loupe: startLoupe(role all), embedded PostgreSQL, pino silent, defaults otherwise (WORKER_CONCURRENCY ${config.workerConcurrency}, MEDIA_CONCURRENCY ${config.media.concurrency}, BACKGROUND_NICE ${config.backgroundNice}); ${os.cpus().length} CPUs.`,
+        `Uploaders: ${uploaders} lanes in one child process (nice 0), each its own ${perLane} distinct 1024x768 JPEGs (q85, ${fixed(files.reduce((s, f) => s + f.bytes, 0) / files.length / 1000, 0)} KB mean;`,
         `  cached in ${path.dirname(files[0]!.path)}), dataset after dataset: new_dataset, data_files, POST batches of ${batch}, process_files; until the time is up.`,
-        `Reader: one lane in another worker thread, one request at a time round the routes, ${gapMs} ms between requests; the Explore page is`,
+        `Reader: one lane in another child process, one request at a time round the routes, ${gapMs} ms between requests; the Explore page is`,
         '  that of a 10-JPEG dataset made READY before the load. The table is milliseconds, request sent to body read.',
         `Ingestion in the window (the uploaders' ${fixed(seconds, 1)} s, their last requests included): uploaded ${up.images} images in ${up.datasets} datasets = ${fixed(up.images / seconds, 1)} images/s, ${fixed(up.bytes / 1e6 / seconds, 1)} MB/s;`,
         `  processed (upload_files linked to media) ${processed} images = ${fixed(processed / seconds, 1)} images/s; process_files sent for ${up.processed} images.`,
-        `CPU in the window: this process ${fixed(cpu.self, 0)} s (server, image workers, load threads), PostgreSQL ${fixed(cpu.postgres, 0)} s, of ${fixed(seconds * os.cpus().length, 0)} s available.`,
+        `CPU in the window: this process ${fixed(cpu.self, 0)} s (the server), PostgreSQL ${fixed(cpu.postgres, 0)} s, image and enrichment workers ${fixed(cpu.workers, 0)} s; the uploaders ${fixed(uploads.cpuSeconds, 0)} s and the reader ${fixed(reads.cpuSeconds, 0)} s in their whole lives; of ${fixed(seconds * os.cpus().length, 0)} s available.`,
         'Threads of this process (schedstat): seconds on a CPU / seconds runnable but waiting for one, by group:',
         ...schedLines(schedBefore, schedAfter),
         `Load average (1, 5, 15 min): before ${loadBefore}, after ${loadAfter}.`,

@@ -13,6 +13,7 @@ import { addOperationIds, documentRoute, refResolver } from './http/openapi.js';
 import { addExamples } from './http/openapi-examples.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
+import { registerReadPriority } from './http/read-priority.js';
 import { RequestLog } from './http/request-log.js';
 import { sharedSerializers } from './http/shared-serializers.js';
 import { ErrorBody } from './http/schemas.js';
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandler(app);
   app.addHook('onRequest', (request, _reply, done) => (isRead(request.method, request.url) ? inReadLane(done) : done()));
+  registerReadPriority(app, isRead);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs') || route.url.startsWith('/assets/')) route.config = { ...(route.config as object), public: true };
   });

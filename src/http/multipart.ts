@@ -1,9 +1,10 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, type Transform } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AppError, errors } from '../core/errors.js';
 import { watchClosingBoundary } from './closing-boundary.js';
 import type { FormPart } from './form-part.js';
+import type { ReadPriority } from './read-priority.js';
 
 export type { FormPart } from './form-part.js';
 
@@ -41,7 +42,7 @@ export async function readForm<T>(request: FastifyRequest, shape: FormShape, con
   const files = Math.min(fileFields.reduce((sum, f) => sum + f.max, 0) + 1, Number.MAX_SAFE_INTEGER);
   const raw = request.parts({ limits: { files, ...(shape.maxFileBytes ? { fileSize: shape.maxFileBytes + 1 } : {}) } })[Symbol.asyncIterator]();
   try {
-    return await consume(checked(multipartParts(raw, broken, () => watchClosingBoundary(request)), shape));
+    return await consume(checked(multipartParts(raw, broken, () => watchClosingBoundary(request), request.server.readPriority ?? null), shape));
   } catch (err) {
     // The parser waits until the file it last handed out is read: a consumer that failed before reading it would hang the drain.
     broken.lastFile?.unpipe();
@@ -68,7 +69,7 @@ interface Broken {
 }
 
 /** Multipart parts as FormParts; what the parser throws, or a file stream ends early with, is a malformed body. */
-function multipartParts(raw: AsyncIterator<Multipart>, broken: Broken, watch: () => () => boolean): AsyncIterable<FormPart> {
+function multipartParts(raw: AsyncIterator<Multipart>, broken: Broken, watch: () => () => boolean, priority: ReadPriority | null): AsyncIterable<FormPart> {
   let closed: (() => boolean) | undefined;
   return {
     [Symbol.asyncIterator]: () => ({
@@ -89,7 +90,7 @@ function multipartParts(raw: AsyncIterator<Multipart>, broken: Broken, watch: ()
         if (part.type === 'field') return { done: false, value: { kind: 'field', name: part.fieldname, value: String(part.value) } };
         part.file.on('error', (err) => (broken.error ??= err));
         broken.lastFile = part.file;
-        return { done: false, value: { kind: 'file', field: part.fieldname, fileName: part.filename ?? '', stream: shield(part.file) } };
+        return { done: false, value: { kind: 'file', field: part.fieldname, fileName: part.filename ?? '', stream: shield(part.file, priority) } };
       },
       // Stopping early leaves the parser open, so that readForm can drain what is left.
       async return(): Promise<IteratorResult<FormPart>> {
@@ -176,8 +177,8 @@ async function drain(parts: AsyncIterator<Multipart>): Promise<void> {
  * and the parser then waits forever for the destroyed part to be read (a non-media file over ~64 KB got no answer):
  * once the consumer's stream closes early, the rest of the part is read and dropped here.
  */
-function shield(part: Readable): PassThrough {
-  const shielded = new PassThrough();
+function shield(part: Readable, priority: ReadPriority | null): PassThrough | Transform {
+  const shielded = priority?.gate() ?? new PassThrough();
   // pipe() passes neither errors nor an early close on: a body cut off inside the part must still fail its reader.
   part.once('error', (err) => shielded.destroy(err));
   part.once('close', () => {

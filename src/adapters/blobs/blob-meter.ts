@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type WriteStream, createWriteStream } from 'node:fs';
-import fs from 'node:fs/promises';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,20 +7,35 @@ import { BlobTooLargeError, INSPECT_HEAD_BYTES, type PutOptions } from './blob-s
 
 /** What every store does to the bytes of a put on their way in (hashed, counted, inspected, into a local file), whatever it keeps them in. */
 
+/** What a store adds to meteredFile: streams between the meter and the file, and work on the file before it closes. */
+export interface FileSteps {
+  through?(file: FileHandle): Transform[];
+  /** Runs once every byte is written, on the still open file (a data sync: no second open to reach the bytes). */
+  beforeClose?(file: FileHandle): Promise<void>;
+}
+
 /**
- * Streams `source` through a Meter (and what `through` adds before the file) into the new file `file`; on failure the
- * file is removed and the error rethrown (the signal's reason when it was aborted). Returns the meter: hash and size.
+ * Streams `source` through a Meter (and what `steps` adds) into the new file `file`; on failure the file is removed and
+ * the error rethrown (the signal's reason when it was aborted). Returns the meter: hash and size.
  */
-export async function meteredFile(source: Readable, file: string, options: PutOptions, through: (out: WriteStream) => Transform[] = () => []): Promise<Meter> {
+export async function meteredFile(source: Readable, file: string, options: PutOptions, steps: FileSteps = {}): Promise<Meter> {
   const { signal } = options;
   const meter = new Meter(options.maxBytes ?? Infinity, options.inspect, options.keepHead);
-  const out = createWriteStream(file, { flags: 'wx' });
+  const handle = await fs.open(file, 'wx');
+  // Left open when it finishes, so beforeClose can still sync the file; destroying it then closes the handle, whose
+  // close() would otherwise wait for the stream forever.
+  const out = handle.createWriteStream({ autoClose: false });
+  const close = async () => {
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()).destroy());
+    await handle.close();
+  };
   try {
-    await pipeline([source, meter, ...through(out), out], signal ? { signal } : {});
+    await pipeline([source, meter, ...(steps.through?.(handle) ?? []), out], signal ? { signal } : {});
     signal?.throwIfAborted();
+    await steps.beforeClose?.(handle);
+    await close();
   } catch (err) {
-    // A stream destroyed before its open finished still creates the file, so wait for it to close.
-    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+    await close().catch(() => {});
     await fs.rm(file, { force: true });
     // pipeline wraps the reason in an AbortError; callers compare against what they aborted with.
     if (signal?.aborted) throw signal.reason;

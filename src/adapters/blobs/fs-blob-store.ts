@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type WriteStream, fdatasync } from 'node:fs';
-import fs from 'node:fs/promises';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { checkRange, meteredFile, removeStaleFiles } from './blob-meter.js';
@@ -42,12 +41,12 @@ export class FsBlobStore implements BlobStore {
       throw err;
     });
     const temp = path.join(this.tempDir, `${randomUUID()}.part`);
-    const meter = await meteredFile(source, temp, options, (file) => [new SyncBehind(file)]).catch((err: unknown) => {
+    const meter = await meteredFile(source, temp, options, { through: (file) => [new SyncBehind(file)], beforeClose: (file) => file.datasync() }).catch((err: unknown) => {
       if (isNotFound(err)) this.tempReady = null;
       throw err;
     });
     const blob = { hash: meter.hash.digest('hex'), size: meter.size };
-    const stored = this.settle(temp, blob).catch(async (err: unknown) => {
+    const stored = this.commit(temp, blob.hash, blob.size).catch(async (err: unknown) => {
       await fs.rm(temp, { force: true });
       throw err;
     });
@@ -56,27 +55,17 @@ export class FsBlobStore implements BlobStore {
     return { blob, stored, head: meter.keptHead() };
   }
 
-  /** The temp file's bytes to disk, then its name: a blob's final name never points at bytes still in cache. */
-  private async settle(temp: string, blob: StoredBlob): Promise<void> {
-    const handle = await fs.open(temp, 'r+');
-    try {
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    await this.commit(temp, blob.hash, blob.size);
-  }
-
   putBuffer(data: Buffer): Promise<StoredBlob> {
     return this.put(Readable.from([data]));
   }
 
+  /** The temp file, its bytes already on disk (meteredFile's data sync), takes its name: a blob's final name never points at bytes still in cache. */
   private async commit(temp: string, hash: string, size: number): Promise<void> {
     const final = this.pathOf(hash);
     const existing = await this.stat(hash);
     // Same hash and size means same bytes; a different size can only be a damaged copy, which we replace.
     if (existing?.size === size) {
-      await fs.rm(temp, { force: true });
+      await fs.unlink(temp);
       return;
     }
     const dir = path.dirname(final);
@@ -131,31 +120,31 @@ const SYNC_BYTES = 32 << 20;
 
 /**
  * Passes bytes on to `file` and has the disk take them as they come: every SYNC_BYTES a data sync of what is written
- * so far starts (one at a time) while the stream goes on, so the fsync before the rename is left only the last few
- * megabytes. Without it the page cache held a whole archive until that fsync: 0.56 s of a 2.3 s export of 260 MB.
+ * so far starts (one at a time) while the stream goes on, so the sync before the rename is left only the last few
+ * megabytes. Without it the page cache held a whole archive until that sync: 0.56 s of a 2.3 s export of 260 MB.
  */
 class SyncBehind extends Transform {
   private unsynced = 0;
   private syncing: Promise<void> | null = null;
 
-  constructor(private readonly file: WriteStream) {
+  constructor(private readonly file: FileHandle) {
     super();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.unsynced += chunk.length;
-    const fd = (this.file as WriteStream & { fd: number | null }).fd;
-    if (this.unsynced >= SYNC_BYTES && !this.syncing && typeof fd === 'number') {
+    if (this.unsynced >= SYNC_BYTES && !this.syncing) {
       this.unsynced = 0;
-      // A failed early sync loses nothing: the fsync before the rename still checks every byte.
-      this.syncing = new Promise<void>((resolve) => fdatasync(fd, () => resolve())).then(() => {
-        this.syncing = null;
-      });
+      // A failed early sync loses nothing: the sync before the rename still checks every byte.
+      this.syncing = this.file.datasync().then(
+        () => void (this.syncing = null),
+        () => void (this.syncing = null),
+      );
     }
     done(null, chunk);
   }
 
-  /** The file is closed after this: no sync may still be running on its descriptor then. */
+  /** The file is closed after this: no sync may still be running on it then. */
   override _flush(done: TransformCallback): void {
     if (!this.syncing) return done();
     this.syncing.then(() => done(), done);
