@@ -32,8 +32,9 @@ interface Slot<Ok> {
 const abortReason = (signal: AbortSignal) => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'aborted')));
 
 /**
- * Requests to worker threads (or child processes), round-robin, answered by id. An aborted request rejects at once; a worker that dies
- * fails the requests it held and is replaced by the next request; an idle worker does not keep the process alive.
+ * Requests to worker threads (or child processes), round-robin, answered by id. An aborted request rejects at once; a
+ * worker that dies fails the requests it held and is replaced by the next request; an idle worker does not keep the
+ * process alive.
  */
 export class ThreadPool<Ok extends { id: number; ok: true }> {
   private readonly workers: Array<Slot<Ok>> = [];

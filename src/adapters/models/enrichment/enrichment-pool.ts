@@ -12,8 +12,8 @@ export interface EnrichmentPoolOptions extends EnrichmentRunnerOptions {
 }
 
 /**
- * Enrichment on worker threads (tfjs-wasm runs one thread per instance under Node, so parallelism is one model copy
- * per thread). An aborted request is also dropped from its worker's queue.
+ * Enrichment on workers, threads or niced child processes (tfjs-wasm runs one thread per instance under Node, so
+ * parallelism is one model copy per worker). An aborted request is also dropped from its worker's queue.
  */
 class WorkerEnrichmentPool implements EnrichmentPool {
   private readonly pool: ThreadPool<Extract<EnrichmentWorkerReply, { ok: true }>>;
