@@ -10,7 +10,10 @@ declare module 'fastify' {
 
 /** Longest a read keeps uploads waiting: a stream (a download, an event stream) counts as answered by then. */
 const MAX_HOLD_MS = 250;
-/** Longest one chunk of an upload waits for reads, so a steady stream of reads slows uploads but never stops them. */
+/**
+ * Longest one chunk of an upload (or one request) waits for reads. A wait that runs out opens the gate for as long
+ * again, so under a steady stream of reads (a grid of thumbnails scrolling) uploads keep at least half their pace.
+ */
 const MAX_WAIT_MS = 100;
 
 /**
@@ -21,6 +24,8 @@ const MAX_WAIT_MS = 100;
 export class ReadPriority {
   private reading = 0;
   private waiters: Array<() => void> = [];
+  /** performance.now() until which work passes without waiting (see MAX_WAIT_MS). */
+  private openUntil = 0;
 
   /** A read starts; the returned release (idempotent) ends it, and runs by itself after MAX_HOLD_MS. */
   enter(): () => void {
@@ -37,12 +42,13 @@ export class ReadPriority {
     return release;
   }
 
-  /** Null when no read is being answered; else resolves once none is, or after MAX_WAIT_MS. */
+  /** Null when no read is being answered (or the gate is open); else resolves once none is, or after MAX_WAIT_MS. */
   whenClear(): Promise<void> | null {
-    if (this.reading === 0) return null;
+    if (this.reading === 0 || performance.now() < this.openUntil) return null;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== done);
+        this.openUntil = Math.max(this.openUntil, performance.now() + MAX_WAIT_MS);
         resolve();
       }, MAX_WAIT_MS);
       const done = () => {
