@@ -1,5 +1,4 @@
 import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { type TransferListItem, Worker } from 'node:worker_threads';
 
@@ -66,7 +65,8 @@ export function processWorker(script: URL, workerData: unknown, nice: number): P
     },
     terminate: async () => {
       if (exited()) return;
-      const gone = once(child, 'exit');
+      // Not events.once: an 'error' event (a kill that fails) must not turn a stop into a rejection.
+      const gone = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await gone;
     },
