@@ -12,7 +12,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
 import { type Loupe, startLoupe } from '../src/server.js';
-import { cpuMeter } from './lib/cpu.js';
+import { cpuMeter, readStat } from './lib/cpu.js';
 import { intFromEnv } from './lib/env.js';
 import { ingest } from './lib/ingest.js';
 import { percentile } from './lib/latency.js';
@@ -294,9 +294,9 @@ function schedTimes(): Map<string, [number, number]> {
   for (const tid of tids) {
     try {
       const [run, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const nice = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16];
-      const name = tid === String(process.pid) ? 'main thread' : `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))} (nice ${nice})`;
+      const stat = readStat(`/proc/self/task/${tid}/stat`);
+      if (!stat) continue;
+      const name = tid === String(process.pid) ? 'main thread' : `${stat.name} (nice ${stat.fields[16]})`;
       const g = groups.get(name) ?? [0, 0];
       groups.set(name, [g[0] + run! / 1e9, g[1] + wait! / 1e9]);
     } catch {

@@ -3,51 +3,48 @@ import { readFileSync, readdirSync } from 'node:fs';
 /** Clock ticks per second of /proc's CPU times (USER_HZ; 100 on Linux builds for x86 and arm). */
 const TICKS_PER_SECOND = 100;
 
+/** A /proc stat file (a process's or a thread's): its command name and the fields after it (state, ppid, …); null once it is gone. */
+export function readStat(file: string): { name: string; fields: string[] } | null {
+  try {
+    const stat = readFileSync(file, 'utf8');
+    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') };
+  } catch {
+    return null;
+  }
+}
+
+/** Every process id this user can see in /proc; none where there is no /proc. */
+function pids(): string[] {
+  try {
+    return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return []; // not Linux
+  }
+}
+
 /** utime + stime of one process (with its threads), in ticks; 0 once it is gone. */
 function processTicks(pid: string): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
+  const fields = readStat(`/proc/${pid}/stat`)?.fields;
+  return fields ? Number(fields[11]) + Number(fields[12]) : 0;
 }
 
 /** CPU seconds used so far by every process called `postgres` that this user can see (the embedded server's). */
 function postgresTicks(): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') ticks += processTicks(pid);
-    } catch {
-      // gone between the listing and the read
-    }
-  }
-  return ticks;
+  return pids()
+    .filter((pid) => readStat(`/proc/${pid}/stat`)?.name === 'postgres')
+    .reduce((ticks, pid) => ticks + processTicks(pid), 0);
 }
 
 /** Pids of this process's pool workers: the image and enrichment child processes (src/adapters/workers/pool-worker.ts). */
 export function workerPids(): string[] {
-  const pids: string[] = [];
-  let all: string[] = [];
-  try {
-    all = readdirSync('/proc');
-  } catch {
-    return pids; // not Linux
-  }
-  for (const pid of all) {
-    if (!/^\d+$/.test(pid)) continue;
+  return pids().filter((pid) => {
+    if (readStat(`/proc/${pid}/stat`)?.fields[1] !== String(process.pid)) return false;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] !== String(process.pid)) continue;
-      if (/-worker\.mjs/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) pids.push(pid);
+      return /-worker\.mjs/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
     } catch {
-      // gone between the listing and the read
+      return false; // gone between the listing and the read
     }
-  }
-  return pids;
+  });
 }
 
 /** CPU ticks of each pool worker now. */
