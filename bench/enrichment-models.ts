@@ -1,5 +1,6 @@
 import os from 'node:os';
-import { type EnrichmentType, EnrichmentRunner, createEnrichmentPool } from '../src/adapters/models/enrichment/index.js';
+import { EnrichmentRunner } from '../src/adapters/models/enrichment/enrichment-runner.js';
+import { type EnrichmentType, createEnrichmentPool } from '../src/adapters/models/enrichment/index.js';
 import { cropRgb, decodeInput } from '../src/adapters/models/enrichment/image-input.js';
 import { PHOTOS, photoVariants } from './lib/photo-variants.js';
 import { type BenchReport, fixed } from './lib/report.js';

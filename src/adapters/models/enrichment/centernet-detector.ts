@@ -12,16 +12,10 @@ import { CENTERNET_EMBEDDING_DIMENSIONS, CENTERNET_EMBEDDING_NODE, preprocess, r
 import { assertRgbImage, l2normalize, type RgbImage } from '../embedder.js';
 import { COCO_LABELS } from './coco-labels.js';
 import { nonMaxSuppression } from './nms.js';
+import { DEFAULT_DETECTION_INPUT_SIZE } from './input-sizes.js';
 import { packageRoot } from './package-paths.js';
 import type { Box } from './types.js';
 
-/**
- * Smallest size that finds the fixtures' objects at score ≥ 0.3, measured on dog.jpg and edits of it (resized to 60%
- * and to 1024 px, mirrored, JPEG q50): at 352² the dog scores 0.35–0.39 and the bicycle 0.34–0.37; at 320² the dog
- * falls to 0.22–0.26, and at 384² the mirrored copy's bicycle to 0.29. One thread on fixture photos (quiet machine):
- * 256² ~58 ms, 320² ~70 ms, 384² ~94 ms, 512² ~190 ms; 352² took 107 ms on 200 ~1024 px photos with the machine busy.
- */
-export const DEFAULT_DETECTION_INPUT_SIZE = 352;
 const OUTPUT_NODE = 'tower_0/detections';
 
 export interface Detection {

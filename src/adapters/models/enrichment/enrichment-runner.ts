@@ -3,8 +3,9 @@
  * is kept; tfjs state is per thread, so a pool runs one runner per worker thread (enrichment-worker-serve.ts).
  */
 import { loadCenterNetEmbedder } from '../centernet-embedder.js';
-import { DEFAULT_DETECTION_INPUT_SIZE, type ObjectDetector, loadCenterNetDetector } from './centernet-detector.js';
+import { type ObjectDetector, loadCenterNetDetector } from './centernet-detector.js';
 import { imageStatistics } from './colors.js';
+import { DEFAULT_DETECTION_INPUT_SIZE } from './input-sizes.js';
 import { type FaceDetector, loadFaceDetector } from './faces.js';
 import { composeCaption } from './grounded-captioner.js';
 import { cropRgb, decodeInput, scaleBox } from './image-input.js';

@@ -8,13 +8,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { assertRgbImage, type RgbImage } from '../embedder.js';
+import { FACE_INPUT_SIZE } from './input-sizes.js';
 import { packageRoot } from './package-paths.js';
 import type { FaceResult } from './types.js';
 
 const require = createRequire(import.meta.url);
 
-/** TinyFaceDetector input side (multiple of 32; face-api's default). */
-export const FACE_INPUT_SIZE = 416;
 export const MIN_FACE_SCORE = 0.5;
 
 export interface FaceDetector {

@@ -4,5 +4,4 @@ export type { Box, DetectedObject, EnrichmentPool, EnrichmentType, FaceResult, I
 export { createEnrichmentPool, type EnrichmentPoolOptions } from './enrichment-pool.js';
 export { BUILTIN_MODEL_INFO, enrichmentRuntimes } from './runtimes.js';
 export { EnrichmentImageError } from './image-input.js';
-export { EnrichmentRunner, MIN_OBJECT_SCORE, type EnrichmentRunnerOptions } from './enrichment-runner.js';
-export { DEFAULT_DETECTION_INPUT_SIZE } from './centernet-detector.js';
+export { DEFAULT_DETECTION_INPUT_SIZE } from './input-sizes.js';

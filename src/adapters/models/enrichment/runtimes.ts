@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_DETECTION_INPUT_SIZE } from './centernet-detector.js';
-import { FACE_INPUT_SIZE } from './faces.js';
+import { DEFAULT_DETECTION_INPUT_SIZE, FACE_INPUT_SIZE } from './input-sizes.js';
 import { MODEL_FILES, packageRoot } from './package-paths.js';
 import type { EnrichmentType } from './types.js';
 
