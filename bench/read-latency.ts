@@ -6,7 +6,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
@@ -47,6 +47,8 @@ interface UploadResult {
 
 interface ReadResult {
   times: Record<string, number[]>;
+  /** The tasks requests: when each was sent and its body read, ms since the epoch (performance.timeOrigin based). */
+  sent: Array<[number, number]>;
   failures: Record<string, number>;
   errors: string[];
 }
@@ -57,9 +59,9 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
  * One request with node:http on a keep-alive agent: the load shares the server's two cores, and fetch with a FormData
  * of file blobs cost the 20 uploaders 27 CPU-s in a 60-s run; a body built once and written whole costs 7.
  */
-function call(base: string, token: string, method: string, route: string, body?: { type: string; bytes: Buffer }): Promise<{ status: number; text: string }> {
+function call(base: string, token: string, method: string, route: string, body?: { type: string; bytes: Buffer }, extra: http.OutgoingHttpHeaders = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${token}` };
+    const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${token}`, ...extra };
     if (body) Object.assign(headers, { 'content-type': body.type, 'content-length': body.bytes.length });
     const req = http.request(`${base}${route}`, { method, agent, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -73,6 +75,8 @@ function call(base: string, token: string, method: string, route: string, body?:
 }
 
 const BOUNDARY = 'loupe-bench-read-latency';
+/** The reader's clock when it sent a request, so the server's side can split the wait in three. */
+const SENT_HEADER = 'x-bench-sent';
 
 /** A multipart/form-data body of `files` in the field "files". */
 function multipartBody(files: GeneratedFile[]): { type: string; bytes: Buffer } {
@@ -124,14 +128,16 @@ export async function runLoad(job: LoadJob): Promise<UploadResult | ReadResult> 
     await Promise.all(job.lanes.map((_, lane) => uploadLane(job, lane, until, out).catch((err: unknown) => void out.errors.push(`${String(err)} ${String((err as { cause?: unknown }).cause)}`))));
     return out;
   }
-  const out: ReadResult = { times: {}, failures: {}, errors: [] };
+  const out: ReadResult = { times: {}, sent: [], failures: {}, errors: [] };
   const names = Object.keys(job.routes);
   for (const n of names) [out.times[n], out.failures[n]] = [[], 0];
   for (let i = 0; performance.now() < until; i++) {
     const name = names[i % names.length]!;
     const t = performance.now();
-    const r = await call(job.base, job.token, 'GET', job.routes[name]!).catch((err: unknown) => ({ status: 0, text: String(err) }));
+    const sent = performance.timeOrigin + t;
+    const r = await call(job.base, job.token, 'GET', job.routes[name]!, undefined, { [SENT_HEADER]: String(sent) }).catch((err: unknown) => ({ status: 0, text: String(err) }));
     out.times[name]!.push(performance.now() - t);
+    if (job.routes[name] === '/api/v1/tasks') out.sent.push([sent, performance.timeOrigin + performance.now()]);
     if (r.status !== 200) {
       out.failures[name]!++;
       if (out.errors.length < 5) out.errors.push(`${name}: ${r.status} ${r.text.slice(0, 200)}`);
@@ -315,6 +321,10 @@ function schedLines(before: Map<string, [number, number]>, after: Map<string, [n
     .map(([name, run, wait]) => `  ${name}: ${fixed(run, 1)} / ${fixed(wait, 1)}`);
 }
 
+/** V8's names for the kinds of a 'gc' performance entry. */
+const GC_KINDS: Record<number, string> = { 1: 'scavenge', 2: 'minor mark-sweep', 4: 'mark-compact', 8: 'incremental marking', 16: 'weak callbacks' };
+const gcKind = (kind: number) => GC_KINDS[kind] ?? `kind ${kind}`;
+
 const p = (xs: number[], q: number) => fixed(percentile(xs, q), 0);
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const load = () => os.loadavg().map((x) => fixed(x, 2)).join(' ');
@@ -348,12 +358,22 @@ export async function readLatency(): Promise<BenchReport> {
     const opened = { count: 0, readsWithoutIdle: 0 };
     const waits = connectWaits(Object.values(pools), loupe.app!.server, opened);
     // Inside the server: the tasks route's request event to its response's finish.
-    const served: number[] = [];
+    const spans: Array<[number, number]> = [];
+    const atServer = new Map<string, [number, number]>();
     loupe.app!.server.prependListener('request', (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
       if (req.method !== 'GET' || req.url !== '/api/v1/tasks') return;
       const t = performance.now();
-      res.once('finish', () => served.push(performance.now() - t));
+      res.once('finish', () => {
+        spans.push([t, performance.now()]);
+        const sent = req.headers[SENT_HEADER];
+        if (typeof sent === 'string') atServer.set(sent, [performance.timeOrigin + t, performance.timeOrigin + performance.now()]);
+      });
     });
+    const gcs: Array<{ start: number; end: number; kind: number }> = [];
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gcs.push({ start: e.startTime, end: e.startTime + e.duration, kind: (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0 });
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
     client = new pg.Client(database.connection);
     await client.connect();
     const processedImages = async () =>
@@ -398,11 +418,26 @@ export async function readLatency(): Promise<BenchReport> {
     const loadAfter = load();
     if (up.errors.length > 0) throw new Error(`uploaders failed: ${up.errors.slice(0, 3).join('; ')}`);
 
+    gcObserver.disconnect();
+    const byKind = new Map<string, number[]>();
+    for (const g of gcs) byKind.set(gcKind(g.kind), [...(byKind.get(gcKind(g.kind)) ?? []), g.end - g.start]);
+    const gcLine = [...byKind.entries()].map(([k, xs]) => `${k} ${xs.length} pauses, ${fixed(xs.reduce((a, b) => a + b, 0), 0)} ms in all, max ${fixed(Math.max(...xs), 0)}`).join('; ');
+    const slow = [...spans].sort((a, b) => b[1] - b[0] - (a[1] - a[0])).slice(0, Math.max(1, Math.ceil(spans.length / 50)));
+    const slowLines = slow.map(([t0, t1]) => {
+      const overlap = gcs.filter((g) => g.end > t0 && g.start < t1).map((g) => `${gcKind(g.kind)} ${fixed(Math.min(t1, g.end) - Math.max(t0, g.start), 0)}`);
+      return `${fixed(t1 - t0, 0)} ms (gc ${overlap.join(' ') || 'none'})`;
+    });
+    const split = read.sent
+      .map(([sent, done]) => [sent, done, ...(atServer.get(String(sent)) ?? [NaN, NaN])] as const)
+      .filter(([, , arrived]) => !Number.isNaN(arrived))
+      .sort((a, b) => b[1] - b[0] - (a[1] - a[0]))
+      .slice(0, Math.max(1, Math.ceil(read.sent.length / 50)))
+      .map(([sent, done, arrived, finished]) => `${fixed(done - sent, 0)} = ${fixed(arrived - sent, 0)} + ${fixed(finished - arrived, 0)} + ${fixed(done - finished, 0)}`);
     const rows = Object.keys(routes).map((name) => {
       const xs = sorted(read.times[name]!);
       return [name, String(xs.length), String(read.failures[name]), p(xs, 0.5), p(xs, 0.95), p(xs, 0.99), p(xs, 1)];
     });
-    const servedMs = sorted(served);
+    const servedMs = sorted(spans.map(([t0, t1]) => t1 - t0));
     rows.push(['  GET /api/v1/tasks inside the server (request event to finish)', String(servedMs.length), '', p(servedMs, 0.5), p(servedMs, 0.95), p(servedMs, 0.99), p(servedMs, 1)]);
     const batchMs = sorted(up.batchMs);
     rows.push([`POST data_files (uploaders, ${batch} JPEGs a batch)`, String(batchMs.length), '0', p(batchMs, 0.5), p(batchMs, 0.95), p(batchMs, 0.99), p(batchMs, 1)]);
@@ -431,6 +466,10 @@ export async function readLatency(): Promise<BenchReport> {
         'Threads of this process (schedstat): seconds on a CPU / seconds runnable but waiting for one, by group:',
         ...schedLines(schedBefore, schedAfter),
         `Load average (1, 5, 15 min): before ${loadBefore}, after ${loadAfter}.`,
+        `GC pauses of the server's main thread: ${gcLine}.`,
+        `Slowest 2 % of tasks requests inside the server, and the GC pauses within each: ${slowLines.join(', ')}.`,
+        `Slowest 2 % of tasks requests as the reader saw them, ms: total = sent to the server's request event + inside the server + finish to body read`,
+        `  (the two processes' clocks agree to a few ms): ${split.join(', ')}.`,
         `Server event loop delay: p50 ${ms(eventLoop.percentile(50))}, p99 ${ms(eventLoop.percentile(99))}, max ${ms(eventLoop.max)} ms.`,
         `Pool connection waits (connect() to client, ms) by caller: ${waitLine('read')}; ${waitLine('upload')}; ${waitLine('other')}.`,
         `  In the window the pools opened ${opened.count - openedBefore.count} new connections; ${opened.readsWithoutIdle - openedBefore.readsWithoutIdle} reads found no idle connection.`,
