@@ -29,6 +29,7 @@ export interface EnrichmentJobDeps {
   snapshots: SnapshotsRepo;
   datasets: Pick<DatasetsRepo, 'setProgress'>;
   indexThreads: number;
+  backgroundNice: number;
   /** Media per chunk, which any worker may take (task-chunks.ts). */
   chunkItems: number;
   staleSeconds: number;
@@ -64,7 +65,7 @@ export function enrichmentJob(deps: EnrichmentJobDeps): JobDefinition {
       await ctx.progress(MEDIA_SHARE, 'Clustering detected objects');
       const embedding = ctx.config.embedding_config as EmbeddingConfig | null;
       const nObjects = embedding
-        ? await clusterObjects({ db: deps.db, blobs: deps.blobs, repo: deps.enrichment, model: modelKey(embedding), dimensions: embedding.dimensions, threads: deps.indexThreads }, ctx.taskId, ctx.signal)
+        ? await clusterObjects({ db: deps.db, blobs: deps.blobs, repo: deps.enrichment, model: modelKey(embedding), dimensions: embedding.dimensions, threads: deps.indexThreads, nice: deps.backgroundNice }, ctx.taskId, ctx.signal)
         : 0;
       await ctx.progress(97, `Writing the enriched version (${nObjects} objects${failures ? `, ${failures} media the models could not read` : ''})`);
 

@@ -24,6 +24,7 @@ export interface SelectionDeps {
   lifecycle: Pick<DatasetLifecycle, 'state'>;
   versions: VersionsRepo;
   threads: number;
+  backgroundNice: number;
 }
 
 /** A SELECTION task's config, as the service wrote it. */
@@ -76,7 +77,7 @@ export function selectionJob(deps: SelectionDeps): JobDefinition {
         };
         // A small pool is chosen here (well under a second of work): a worker thread would cost more to start.
         const small = pool.mediaIds.length * config.n * embedding.dimensions <= IN_PROCESS_WORK;
-        const output = small ? await computeSelection({ ...input, threads: 1 }, onProgress) : await computeSelectionOffThread(input, ctx.signal, onProgress);
+        const output = small ? await computeSelection({ ...input, threads: 1 }, onProgress) : await computeSelectionOffThread(input, ctx.signal, onProgress, deps.backgroundNice);
         chosen = Array.from(output.picks, (i) => pool.mediaIds[i]!);
         if (output.radius !== null) ctx.log.info({ dims: output.dims, exact: output.exact, pool: output.pool, radius: output.radius }, 'diverse selection');
       }

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { WORKER_DATA_ENV, WORKER_NICE_ENV } from './pool-worker.js';
@@ -26,6 +26,21 @@ export function lowerPriority(nice: number): void {
     } catch {
       // the thread ended between the listing and the call
     }
+  }
+}
+
+/**
+ * Raises the nice value of the calling thread alone to at least `nice` (a worker thread: index builds), so the threads
+ * it starts later (usearch's, a neighbour graph's crew) inherit it; by default the value runOnThread passed. Linux only;
+ * elsewhere the thread keeps its priority.
+ */
+export function lowerThreadPriority(nice = Number(process.env[WORKER_NICE_ENV] ?? 0)): void {
+  if (nice <= 0) return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (os.getPriority(tid) < nice) os.setPriority(tid, nice);
+  } catch {
+    // not Linux
   }
 }
 

@@ -20,6 +20,8 @@ export interface ObjectClusterDeps {
   model: string;
   dimensions: number;
   threads: number;
+  /** Nice value of the build's threads (BACKGROUND_NICE); 0 when absent. */
+  nice?: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface ObjectClusterDeps {
  * indexed but without a search index, and their k-NN graph stored as a blob (graph-file.ts) for label errors.
  */
 export async function indexObjects(
-  deps: Pick<ObjectClusterDeps, 'blobs' | 'model' | 'dimensions' | 'threads'>,
+  deps: Pick<ObjectClusterDeps, 'blobs' | 'model' | 'dimensions' | 'threads' | 'nice'>,
   vectors: Float32Array,
   n: number,
   signal: AbortSignal,
@@ -36,7 +38,7 @@ export async function indexObjects(
   try {
     const graphPath = path.join(dir, 'graph.bin');
     const input = { vectors, dimensions: deps.dimensions, phashes: new Array<null>(n).fill(null), prior: embeddingPrior(deps.model), threads: deps.threads, indexPath: null, graphPath, releaseVectors: true };
-    const output = await computeIndexOffThread(input, signal);
+    const output = await computeIndexOffThread(input, signal, undefined, deps.nice);
     return { output, graphHash: (await deps.blobs.put(createReadStream(graphPath))).hash };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -3,9 +3,10 @@ import type { IndexInput, IndexOutput, IndexProgress } from './compute-index.js'
 
 /**
  * Runs computeIndex on a worker thread: building the graph of a large version takes minutes of native
- * calls that would otherwise stall the API on the same process. Aborting terminates the thread.
+ * calls that would otherwise stall the API on the same process. Aborting terminates the thread. The thread and those it
+ * starts run at nice `nice` (BACKGROUND_NICE).
  */
-export function computeIndexOffThread(input: IndexInput, signal: AbortSignal, onProgress: IndexProgress = () => {}): Promise<IndexOutput> {
+export function computeIndexOffThread(input: IndexInput, signal: AbortSignal, onProgress: IndexProgress = () => {}, nice = 0): Promise<IndexOutput> {
   const what = { failed: 'indexing', worker: 'index worker' };
-  return runOnThread<IndexOutput>(new URL('./index-worker.mjs', import.meta.url), input, what, signal, onProgress, [input.vectors.buffer as ArrayBuffer]);
+  return runOnThread<IndexOutput>(new URL('./index-worker.mjs', import.meta.url), input, what, signal, onProgress, [input.vectors.buffer as ArrayBuffer], nice);
 }

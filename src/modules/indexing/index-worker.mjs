@@ -3,6 +3,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
+const { lowerThreadPriority } = await import('../../adapters/workers/worker-port.ts');
+lowerThreadPriority();
 const { computeIndex } = await import('./compute-index.ts');
 try {
   const output = await computeIndex(workerData, (fraction, message) => parentPort.postMessage({ progress: { fraction, message } }));

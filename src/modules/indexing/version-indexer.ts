@@ -22,6 +22,8 @@ export interface VersionIndexerDeps {
   blobGc: BlobGcRepo;
   embedding: EmbeddingConfig;
   indexThreads: number;
+  /** Nice value of the index build's threads (BACKGROUND_NICE). */
+  backgroundNice: number;
 }
 
 export type Progress = (fraction: number, message: string) => Promise<void>;
@@ -51,6 +53,7 @@ export async function indexVersion(deps: VersionIndexerDeps, versionId: string, 
       { vectors: loaded.vectors, dimensions, phashes: loaded.phashes, prior: embeddingPrior(model), threads: deps.indexThreads, indexPath: n > 0 ? indexPath : null, graphPath: n > 0 ? graphPath : null, releaseVectors: true },
       signal,
       (fraction, message) => void progress(0.2 + 0.5 * fraction, `Indexing: ${message}`).catch(() => {}),
+      deps.backgroundNice,
     );
     await progress(0.7, `Indexing: saving the index of ${n} media`);
     const ann = n > 0 ? await deps.blobs.put(createReadStream(indexPath)) : null;

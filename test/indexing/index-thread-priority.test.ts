@@ -1,0 +1,45 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { computeIndexOffThread } from '../../src/modules/indexing/index-runner.js';
+
+/** The nice value of each thread of this process, by thread id. */
+function threadNices(): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // ended between the listing and the read
+    }
+  }
+  return nices;
+}
+
+function unitVectors(n: number, d: number): Float32Array {
+  let s = 7;
+  const out = Float32Array.from({ length: n * d }, () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5);
+  for (let i = 0; i < n; i++) {
+    const row = out.subarray(i * d, (i + 1) * d);
+    const norm = Math.hypot(...row);
+    row.forEach((v, x) => (row[x] = v / norm));
+  }
+  return out;
+}
+
+describe.runIf(process.platform === 'linux')('an index build off the event loop', () => {
+  it('runs its thread at the nice value asked and leaves the threads of the API as they were', async () => {
+    const before = threadNices();
+    const niced: number[] = [];
+    const n = 3000;
+    await computeIndexOffThread(
+      { vectors: unitVectors(n, 32), dimensions: 32, phashes: Array(n).fill(null), prior: null, threads: 2, indexPath: null },
+      new AbortController().signal,
+      () => niced.push([...threadNices()].filter(([tid, nice]) => nice === 9 && !before.has(tid)).length),
+      9,
+    );
+    expect(niced.length).toBeGreaterThan(0);
+    expect(Math.max(...niced)).toBeGreaterThanOrEqual(1);
+    for (const [tid, nice] of threadNices()) if (before.has(tid)) expect(nice).toBe(before.get(tid));
+  });
+});
