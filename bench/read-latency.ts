@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { signClientToken } from '../src/modules/auth/auth.service.js';
+import { lowerOtherThreads } from '../src/adapters/workers/priority.js';
 import { type Loupe, startLoupe } from '../src/server.js';
 import { cpuMeter, readStat } from './lib/cpu.js';
 import { intFromEnv } from './lib/env.js';
@@ -347,6 +348,7 @@ export async function readLatency(): Promise<BenchReport> {
   try {
     const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }, { role: 'all' });
     loupe = await startLoupe(config);
+    lowerOtherThreads(config.backgroundNice); // as src/main.ts does
     const { database } = loupe.container;
     const db = database.db;
     const issued = await loupe.container.services.auth.createUser('bench-read-latency@example.com');

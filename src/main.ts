@@ -1,5 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config.js';
+import { lowerOtherThreads } from './adapters/workers/priority.js';
 import { ensureWebBuilt } from './modules/web/web-build.js';
 import { createLogger, startLoupe } from './server.js';
 
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
     (err: unknown) => log.warn({ err }, 'web app build failed: the API runs without the page'),
   );
   const loupe = await startLoupe(config, { log });
+  // This process is Loupe's alone: its event loop goes before its own helper threads (decision 0040).
+  lowerOtherThreads(config.backgroundNice);
   log.info({ role: config.role, url: loupe.url, dataDir: config.dataDir, database: config.databaseUrl ? 'external' : 'embedded' }, 'Loupe started');
 
   // SIGINT/SIGTERM: stop taking requests, let running tasks reach a checkpoint, then stop the database.

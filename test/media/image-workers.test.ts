@@ -1,23 +1,23 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ImageDecodeError, analyzeImage } from '../../src/adapters/media/image.js';
 import { ImageWorkerPool } from '../../src/adapters/media/image-workers.js';
 
-/** The child processes of `parent` running `script`, with the nice value of each of their threads. */
-function workerProcesses(script: string, parent = process.pid): Array<{ pid: number; nices: number[] }> {
-  const found: Array<{ pid: number; nices: number[] }> = [];
+/** The child processes of `parent` running `script`, with the nice value and scheduling policy of each of their threads. */
+function workerProcesses(script: string, parent = process.pid): Array<{ pid: number; nices: number[]; policies: number[] }> {
+  const found: Array<{ pid: number; nices: number[]; policies: number[] }> = [];
   for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(fields[1]) !== parent || !readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(script)) continue;
-      const nices = readdirSync(`/proc/${entry}/task`).map((tid) => {
+      const fieldsOf = readdirSync(`/proc/${entry}/task`).map((tid) => {
         const t = readFileSync(`/proc/${entry}/task/${tid}/stat`, 'utf8');
-        return Number(t.slice(t.lastIndexOf(')') + 2).split(' ')[16]);
+        return t.slice(t.lastIndexOf(')') + 2).split(' ');
       });
-      found.push({ pid: Number(entry), nices });
+      found.push({ pid: Number(entry), nices: fieldsOf.map((f) => Number(f[16])), policies: fieldsOf.map((f) => Number(f[38])) });
     } catch {
       // gone between the listing and the read
     }
@@ -74,6 +74,8 @@ describe.runIf(process.platform === 'linux')('ImageWorkerPool in child processes
     for (const w of workers) {
       expect(w.nices.length).toBeGreaterThan(4); // libuv, libvips and V8 threads besides the main one
       expect(new Set(w.nices)).toEqual(new Set([12]));
+      // SCHED_IDLE (5) where util-linux's chrt is there to set it, else the normal policy (0)
+      expect(new Set(w.policies)).toEqual(new Set([spawnSync('chrt', ['--version']).status === 0 ? 5 : 0]));
     }
     await pool.close();
     const mine = new Set(workers.map((w) => w.pid));

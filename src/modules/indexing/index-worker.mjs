@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { lowerThreadPriority } = await import('../../adapters/workers/worker-port.ts');
+const { lowerThreadPriority } = await import('../../adapters/workers/priority.ts');
 lowerThreadPriority();
 const { computeIndex } = await import('./compute-index.ts');
 try {
