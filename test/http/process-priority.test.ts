@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMain } from '../support/main-process.js';
+import { threadsOf } from '../support/proc.js';
 import { seededDataDir } from '../support/server.js';
 
 const dataDirs: string[] = [];
@@ -8,26 +9,13 @@ afterAll(() => {
   for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Each thread of process `pid`: its nice value and scheduling policy (0 normal, 3 batch, 5 idle). */
-function threads(pid: number): Array<{ tid: number; nice: number; policy: number }> {
-  return fs.readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return [{ tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) }];
-    } catch {
-      return []; // ended between the listing and the read
-    }
-  });
-}
-
 describe.runIf(process.platform === 'linux')('the server process (npm start)', () => {
   it('keeps its event loop at nice 0 and its other threads at BACKGROUND_NICE', async () => {
     const dataDir = seededDataDir();
     dataDirs.push(dataDir);
     const { proc, exited } = await startMain(dataDir);
     try {
-      const own = threads(proc.pid!);
+      const own = threadsOf(proc.pid!);
       expect(own.find((t) => t.tid === proc.pid)).toMatchObject({ nice: 0, policy: 0 });
       const helpers = own.filter((t) => t.tid !== proc.pid);
       expect(helpers.length).toBeGreaterThan(4); // libuv's pool and V8's helpers

@@ -1,19 +1,10 @@
-import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { computeIndexOffThread } from '../../src/modules/indexing/index-runner.js';
+import { threadsOf } from '../support/proc.js';
 
 /** The nice value of each thread of this process, by thread id. */
 function threadNices(): Map<number, number> {
-  const nices = new Map<number, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-    } catch {
-      // ended between the listing and the read
-    }
-  }
-  return nices;
+  return new Map(threadsOf('self').map((t) => [t.tid, t.nice]));
 }
 
 function unitVectors(n: number, d: number): Float32Array {

@@ -1,28 +1,21 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ImageDecodeError, analyzeImage } from '../../src/adapters/media/image.js';
 import { ImageWorkerPool } from '../../src/adapters/media/image-workers.js';
+import { childProcesses, threadsOf } from '../support/proc.js';
 
 /** The child processes of `parent` running `script`, with the nice value and scheduling policy of each of their threads. */
 function workerProcesses(script: string, parent = process.pid): Array<{ pid: number; nices: number[]; policies: number[] }> {
-  const found: Array<{ pid: number; nices: number[]; policies: number[] }> = [];
-  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+  return childProcesses(parent, script).flatMap((pid) => {
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) !== parent || !readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(script)) continue;
-      const fieldsOf = readdirSync(`/proc/${entry}/task`).map((tid) => {
-        const t = readFileSync(`/proc/${entry}/task/${tid}/stat`, 'utf8');
-        return t.slice(t.lastIndexOf(')') + 2).split(' ');
-      });
-      found.push({ pid: Number(entry), nices: fieldsOf.map((f) => Number(f[16])), policies: fieldsOf.map((f) => Number(f[38])) });
+      const threads = threadsOf(pid);
+      return [{ pid, nices: threads.map((t) => t.nice), policies: threads.map((t) => t.policy) }];
     } catch {
-      // gone between the listing and the read
+      return []; // gone between the listing and the read
     }
-  }
-  return found;
+  });
 }
 
 describe.each([
