@@ -422,7 +422,11 @@ export async function readLatency(): Promise<BenchReport> {
 
     gcObserver.disconnect();
     const byKind = new Map<string, number[]>();
-    for (const g of gcs) byKind.set(gcKind(g.kind), [...(byKind.get(gcKind(g.kind)) ?? []), g.end - g.start]);
+    for (const g of gcs) {
+      const kind = gcKind(g.kind);
+      if (!byKind.has(kind)) byKind.set(kind, []);
+      byKind.get(kind)!.push(g.end - g.start);
+    }
     const gcLine = [...byKind.entries()].map(([k, xs]) => `${k} ${xs.length} pauses, ${fixed(xs.reduce((a, b) => a + b, 0), 0)} ms in all, max ${fixed(Math.max(...xs), 0)}`).join('; ');
     const slow = [...spans].sort((a, b) => b[1] - b[0] - (a[1] - a[0])).slice(0, Math.max(1, Math.ceil(spans.length / 50)));
     const slowLines = slow.map(([t0, t1]) => {
