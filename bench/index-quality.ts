@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { analyzeImage } from '../src/adapters/media/image.js';
 import { SNIFF_BYTES, sniff } from '../src/adapters/media/sniff.js';
-import { loadCenterNetEmbedder } from '../src/adapters/models/centernet-embedder.js';
+import { loadImageEmbedder } from '../src/adapters/models/image-embedder.js';
 import type { Embedder } from '../src/adapters/models/embedder.js';
 import { PRIOR_WEIGHT, embeddingPrior } from '../src/adapters/models/embedding-prior.js';
 import { CLUSTER_LEVELS, DEFAULT_LEVEL_RULES, PHASH_MAX_DISTANCE } from '../src/core/clustering.js';
@@ -261,7 +261,7 @@ export async function indexQuality(): Promise<BenchReport> {
     ];
     for (const size of sizes) {
       process.stderr.write(`  index-quality: ${size} px\n`);
-      const embedder = await loadCenterNetEmbedder({ inputSize: size });
+      const embedder = await loadImageEmbedder(size);
       try {
         const model = `${embedder.name}@${embedder.version}`;
         const prior = embeddingPrior(model);

@@ -267,7 +267,7 @@ export async function ingestion(): Promise<BenchReport> {
       notes: [
         `Media per N: N distinct 1024x768 JPEGs (q85, ${fixed(meanKb, 0)} KB mean at N=${largest}) + ${VIDEOS} 5 s 640x360 H.264 videos, all generated before timing in ${fixed(genSeconds, 0)} s.`,
         `Loupe: startLoupe(role all), embedded PostgreSQL, pino silent, defaults: MEDIA_CONCURRENCY ${config.media.concurrency} (= image worker threads, one`,
-        `  CenterNet embedder each, tfjs-wasm), EMBEDDING_INPUT_SIZE ${config.embeddingInputSize}; ${os.cpus().length} CPUs. The client (Node fetch, same process) follows the`,
+        `  CenterNet embedder each, on ONNX Runtime), EMBEDDING_INPUT_SIZE ${config.embeddingInputSize}; ${os.cpus().length} CPUs. The client (Node fetch, same process) follows the`,
         '  documented flow: new_dataset, data_files, batches of 50 files (multipart, streamed from disk), process_files, GET dataset every 200 ms.',
         'Upload: first request to last 202 (videos included). Processing: process_files sent to READY seen (videos included, +-200 ms poll),',
         '  split by the database: media stage = process_files -> the index stage forks its version (versions.created_at; includes queue pickup',

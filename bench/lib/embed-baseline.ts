@@ -108,12 +108,12 @@ export async function embedderAloneBaseline(files: GeneratedFile[], options: { w
 export async function serveEmbedWorker(port: MessagePort | null, data: EmbedWorkerData): Promise<void> {
   if (!port) throw new Error('embedding worker started outside a worker thread');
   const fail = (err: unknown) => port.postMessage({ op: 'error', message: err instanceof Error ? err.message : String(err) } satisfies FromWorker);
-  const { loadCenterNetEmbedder } = await import('../../src/adapters/models/centernet-embedder.js');
+  const { loadImageEmbedder } = await import('../../src/adapters/models/image-embedder.js');
   const { inputSize, pixels } = data;
   const stride = inputSize * inputSize * 3;
   let embedder;
   try {
-    embedder = await loadCenterNetEmbedder({ inputSize });
+    embedder = await loadImageEmbedder(inputSize);
   } catch (err) {
     fail(err);
     return;

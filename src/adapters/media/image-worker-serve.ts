@@ -1,4 +1,4 @@
-import { loadCenterNetEmbedder } from '../models/centernet-embedder.js';
+import { loadImageEmbedder } from '../models/image-embedder.js';
 import type { Embedder } from '../models/embedder.js';
 import { type CropBox, type ImageAnalysis, type MediaEmbedding, analyzeImage, embedImageFile } from './image.js';
 import type { WorkerPort } from '../workers/worker-port.js';
@@ -19,10 +19,10 @@ export type ImageWorkerReply =
 
 let embedder: Promise<Embedder> | undefined;
 
-/** The model loads on the first request that needs it, once per worker thread (tfjs state is per thread). */
+/** The model loads on the first request that needs it, once per worker. */
 function theEmbedder(options: ImageWorkerOptions): Promise<Embedder> | undefined {
   if (options.embeddingInputSize === null) return undefined;
-  embedder ??= loadCenterNetEmbedder({ inputSize: options.embeddingInputSize }).catch((err: unknown) => {
+  embedder ??= loadImageEmbedder(options.embeddingInputSize).catch((err: unknown) => {
     embedder = undefined;
     throw err;
   });

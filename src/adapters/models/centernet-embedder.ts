@@ -10,10 +10,10 @@
  * `src/image/image.ts` only casts the pixels to float32 (`tf.cast(pixels, 'float32')`, no division),
  * and `src/object/centernet.ts` only resizes (`tf.image.resizeBilinear`) before `model.execute`.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { CENTERNET_EMBEDDING_NODE, centerNetModelPath, readCenterNetArtifacts } from './centernet-graph.js';
 import { CENTERNET_EMBEDDING_DIMENSIONS, centerNetIdentity } from './centernet-identity.js';
 import { packageRoot } from './package-root.js';
 import { assertRgbImage, l2normalize, type Embedder, type RgbImage } from './embedder.js';
@@ -32,9 +32,7 @@ export interface CenterNetEmbedderOptions {
   modelPath?: string;
 }
 
-export { CENTERNET_EMBEDDING_DIMENSIONS };
-export const CENTERNET_EMBEDDING_NODE = 'tower_0/extern1/hard_swish/mul_1';
-const INPUT_NODE = 'tower_0/images';
+export { CENTERNET_EMBEDDING_DIMENSIONS, CENTERNET_EMBEDDING_NODE, readCenterNetArtifacts };
 
 let backendReady: Promise<void> | undefined;
 
@@ -55,59 +53,6 @@ function initBackend(threads: number): Promise<void> {
     throw err;
   });
   return backendReady;
-}
-
-interface GraphJson {
-  format?: string;
-  generatedBy?: string;
-  convertedBy?: string;
-  signature?: { inputs?: Record<string, { tensorShape?: { dim?: { size: string }[] } }> };
-  modelTopology: { node: { name: string; op: string; attr?: { shape?: { shape?: { dim?: { size: string }[] } } } }[] };
-  weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
-}
-
-export interface GraphReadOptions {
-  /** Leave the batch size free too (the converted graph pins it at 1). */
-  anyBatch?: boolean;
-  /** Rewrites weight bytes in place before they are handed over (`weights` is every shard, in manifest order). */
-  patch?: (specs: tf.io.WeightsManifestEntry[], weights: Buffer) => void;
-}
-
-/**
- * Reads the CenterNet graph's model.json and weight shards from disk, with the input placeholder's height and
- * width made dynamic (the converted graph pins them at 512). The object detector reads the same graph through this.
- */
-export async function readCenterNetArtifacts(modelJsonPath: string, options: GraphReadOptions = {}): Promise<tf.io.ModelArtifacts> {
-  const json = JSON.parse(await readFile(modelJsonPath, 'utf8')) as GraphJson;
-  const relax = (dims: { size: string }[] | undefined): void => {
-    if (dims && dims.length === 4) {
-      if (options.anyBatch) dims[0] = { size: '-1' };
-      dims[1] = { size: '-1' };
-      dims[2] = { size: '-1' };
-    }
-  };
-  for (const node of json.modelTopology.node) {
-    if (node.op === 'Placeholder' && node.name === INPUT_NODE) relax(node.attr?.shape?.shape?.dim);
-  }
-  relax(json.signature?.inputs?.[INPUT_NODE]?.tensorShape?.dim);
-  const dir = path.dirname(modelJsonPath);
-  const weightSpecs: tf.io.WeightsManifestEntry[] = [];
-  const shards: Buffer[] = [];
-  for (const group of json.weightsManifest) {
-    weightSpecs.push(...group.weights);
-    for (const p of group.paths) shards.push(await readFile(path.join(dir, p)));
-  }
-  const all = Buffer.concat(shards);
-  options.patch?.(weightSpecs, all);
-  return {
-    modelTopology: json.modelTopology as unknown as tf.io.ModelArtifacts['modelTopology'],
-    weightSpecs,
-    weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer,
-    format: json.format,
-    generatedBy: json.generatedBy,
-    convertedBy: json.convertedBy,
-    signature: json.signature as object,
-  };
 }
 
 /**
@@ -135,7 +80,7 @@ export async function loadCenterNetEmbedder(options: CenterNetEmbedderOptions = 
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   await initBackend(threads);
 
-  const modelPath = options.modelPath ?? path.join(packageRoot('@vladmandic/human'), 'models', 'centernet.json');
+  const modelPath = options.modelPath ?? centerNetModelPath();
   const artifacts = await readCenterNetArtifacts(modelPath);
   const model = await tf.loadGraphModel({ load: async () => artifacts });
   let closed = false;
@@ -152,6 +97,7 @@ export async function loadCenterNetEmbedder(options: CenterNetEmbedderOptions = 
   return {
     name: centerNetIdentity(inputSize).model,
     version: centerNetIdentity(inputSize).version,
+    runtime: 'tfjs-wasm',
     dimensions: CENTERNET_EMBEDDING_DIMENSIONS,
     inputSize,
     async embed(rgb: RgbImage): Promise<Float32Array> {

@@ -13,6 +13,8 @@ export interface Embedder {
   readonly version: string;
   /** Side of the square RGB input the model works at; callers may resize to it beforehand. */
   readonly inputSize: number;
+  /** What runs the model ('onnxruntime' or 'tfjs-wasm'); runtimes of one model and version give the same vectors. */
+  readonly runtime: string;
   /** Length of every vector returned by `embed`. */
   readonly dimensions: number;
   /** Embeds one image; the result has unit L2 norm (or is all zeros for a degenerate input). */
