@@ -9,7 +9,8 @@ import { signClientToken } from '../src/modules/auth/auth.service.js';
 import { type Loupe, startLoupe } from '../src/server.js';
 import { embedderAloneBaseline } from './lib/embed-baseline.js';
 import { type CpuUse, cpuMeter } from './lib/cpu.js';
-import { type IngestResult, PROGRESS_MARKS, RssSampler, ingest, rawResizeBaseline } from './lib/ingest.js';
+import { type IngestResult, PROGRESS_MARKS, RssSampler, rawResizeBaseline } from './lib/ingest.js';
+import { type ClientRun, IngestClient } from './lib/ingest-client.js';
 import { type GeneratedFile, convertImages, copiesOf, generateJpegs, generateVideos } from './lib/media-gen.js';
 import { type BenchReport, fixed } from './lib/report.js';
 
@@ -40,9 +41,12 @@ async function settle(): Promise<void> {
 }
 
 const secs = (from: number, to: number) => (to - from) / 1000;
-/** CPU of a run per item, in ms: the total, then this process's, the image workers' and PostgreSQL's shares. */
-const cpuPer = (cpu: CpuUse, items: number) =>
-  `${fixed((1000 * (cpu.self + cpu.workers + cpu.postgres)) / items, 1)} ms (this process ${fixed((1000 * cpu.self) / items, 1)}: server and the client; image workers ${fixed((1000 * cpu.workers) / items, 1)}; PostgreSQL ${fixed((1000 * cpu.postgres) / items, 1)})`;
+/** CPU of a run per item, in ms: the total, then the server's (this process), the image workers', PostgreSQL's and the client's shares. */
+const cpuPer = (cpu: RunCpu, items: number) =>
+  `${fixed((1000 * (cpu.self + cpu.workers + cpu.postgres + cpu.client)) / items, 1)} ms (server ${fixed((1000 * cpu.self) / items, 1)}; image workers ${fixed((1000 * cpu.workers) / items, 1)}; PostgreSQL ${fixed((1000 * cpu.postgres) / items, 1)}; the client ${fixed((1000 * cpu.client) / items, 1)})`;
+/** A run's CPU: the meter's shares (this process is the server) and the client process's. */
+type RunCpu = CpuUse & { client: number };
+const withClient = (cpu: CpuUse, run: ClientRun): RunCpu => ({ ...cpu, client: run.clientCpu });
 /** A database timestamp (wall clock) on the performance.now() scale. */
 const perfAt = (d: Date) => d.getTime() - performance.timeOrigin;
 
@@ -53,7 +57,7 @@ interface SizeResult {
   rawBefore: { seconds: number; peak: number };
   rawAfter: { seconds: number; peak: number };
   embed: { seconds: number; decodeSeconds: number; startSeconds: number; workers: number; peak: number };
-  run: IngestResult;
+  run: ClientRun;
   /** performance.now() when the last image's media row was written (the videos, uploaded last, may still run). */
   imagesDone: number;
   /** performance.now() of the index stage's start (its version forked) and of the commit (task end_time). */
@@ -61,8 +65,8 @@ interface SizeResult {
   commitStart: number;
   startRss: number;
   peak: number;
-  /** CPU seconds of the run, upload to READY: this process (server, workers, client) and PostgreSQL. */
-  cpu: CpuUse;
+  /** CPU seconds of the run, upload to READY: the server (this process), its workers, PostgreSQL and the client. */
+  cpu: RunCpu;
 }
 
 /**
@@ -79,6 +83,7 @@ export async function ingestion(): Promise<BenchReport> {
   const media = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-media-'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-'));
   let loupe: Loupe | null = null;
+  let client: IngestClient | null = null;
   const rss = new RssSampler(100);
   try {
     const genStart = performance.now();
@@ -100,11 +105,12 @@ export async function ingestion(): Promise<BenchReport> {
 
     const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }, { role: 'all' });
     loupe = await startLoupe(config);
+    client = IngestClient.start();
     const db = loupe.container.database.db;
     const issued = await loupe.container.services.auth.createUser('bench-ingest@example.com');
     const token = await signClientToken(issued.api_key, issued.api_secret, 3600);
     const run = async (name: string, files: GeneratedFile[], images: number) => {
-      const r = await ingest(loupe!.url!, token, name, files);
+      const r = await client!.ingest(loupe!.url!, token, name, files);
       if (r.nImages !== images || r.nVideos !== files.length - images) {
         throw new Error(`${name}: reached ${r.nImages} images / ${r.nVideos} videos, expected ${images} / ${files.length - images}`);
       }
@@ -145,7 +151,7 @@ export async function ingestion(): Promise<BenchReport> {
       const startRss = rss.sample();
       const cpuOf = cpuMeter();
       const r = await run(`bench-${n}`, sets[i]!, n);
-      const cpu = cpuOf();
+      const cpu = withClient(cpuOf(), r);
       const version = await db.selectFrom('versions').select('created_at').where('task_id', '=', r.taskId).executeTakeFirstOrThrow();
       const task = await db.selectFrom('tasks').select('end_time').where('id', '=', r.taskId).executeTakeFirstOrThrow();
       const lastImage = await db
@@ -172,11 +178,12 @@ export async function ingestion(): Promise<BenchReport> {
         cpu,
       });
     }
-    const formatRuns: Array<{ label: string; run: IngestResult; cpu: CpuUse }> = [];
+    const formatRuns: Array<{ label: string; run: IngestResult; cpu: RunCpu }> = [];
     for (const [i, f] of formatSets.entries()) {
       await settle();
       const cpuOf = cpuMeter();
-      formatRuns.push({ label: f.label, run: await run(`bench-format-${i}`, f.files, f.images), cpu: cpuOf() });
+      const r = await run(`bench-format-${i}`, f.files, f.images);
+      formatRuns.push({ label: f.label, run: r, cpu: withClient(cpuOf(), r) });
     }
     for (const s of results) s.rawAfter = await rawRun(s.jpegs);
 
@@ -267,7 +274,7 @@ export async function ingestion(): Promise<BenchReport> {
       notes: [
         `Media per N: N distinct 1024x768 JPEGs (q85, ${fixed(meanKb, 0)} KB mean at N=${largest}) + ${VIDEOS} 5 s 640x360 H.264 videos, all generated before timing in ${fixed(genSeconds, 0)} s.`,
         `Loupe: startLoupe(role all), embedded PostgreSQL, pino silent, defaults: MEDIA_CONCURRENCY ${config.media.concurrency} (= image worker threads, one`,
-        `  CenterNet embedder each, on ONNX Runtime), EMBEDDING_INPUT_SIZE ${config.embeddingInputSize}; ${os.cpus().length} CPUs. The client (Node fetch, same process) follows the`,
+        `  CenterNet embedder each, on ONNX Runtime), EMBEDDING_INPUT_SIZE ${config.embeddingInputSize}; ${os.cpus().length} CPUs. The client (Node fetch, a process of its own) follows the`,
         '  documented flow: new_dataset, data_files, batches of 50 files (multipart, streamed from disk), process_files, GET dataset every 200 ms.',
         'Upload: first request to last 202 (videos included). Processing: process_files sent to READY seen (videos included, +-200 ms poll),',
         '  split by the database: media stage = process_files -> the index stage forks its version (versions.created_at; includes queue pickup',
@@ -283,7 +290,7 @@ export async function ingestion(): Promise<BenchReport> {
         ...perSize,
         `Other inputs, no goal (after the JPEG runs, each its own dataset creation; images/s counts images only):`,
         ...perFormat,
-        `Memory: RSS of this process (its worker threads included; not PostgreSQL or ffmpeg children), sampled every 100 ms. After the warm-up`,
+        `Memory: RSS of the server (this process) and its image worker processes (not PostgreSQL, ffmpeg or the client), sampled every 100 ms. After the warm-up`,
         `  ingestion (10 JPEGs + 1 video), the baselines and a forced GC, baseline RSS ${fixed(base / MB, 0)} MB; growth = peak RSS during a run (upload to`,
         `  READY) - that common baseline. The N=${largest} run started at ${fixed(big.startRss / MB, 0)} MB. Reference for the flatness goal: the ${refLabel} run`,
         `  (${refRun ? 'an extra run before the others' : 'the smallest N'}); if memory grew with the number of files, ${fixed(largest / refN, 1)}x the files would give about that`,
@@ -296,6 +303,7 @@ export async function ingestion(): Promise<BenchReport> {
     };
   } finally {
     rss.stop();
+    client?.close();
     await loupe?.close();
     await rm(media, { recursive: true, force: true });
     await rm(dataDir, { recursive: true, force: true });

@@ -20,6 +20,11 @@ export function grayscale(pixels: Uint8Array, width: number, height: number, cha
   const n = width * height;
   if (pixels.length !== n * channels) throw new Error(`expected ${width}×${height}×${channels} bytes, got ${pixels.length}`);
   const gray = new Uint8Array(n);
+  if (channels === 3) {
+    // The common case without the alpha and gray branches: about twice as fast.
+    for (let i = 0, p = 0; i < n; i++, p += 3) gray[i] = TO_SRGB[RED[pixels[p]!]! + GREEN[pixels[p + 1]!]! + BLUE[pixels[p + 2]!]!]!;
+    return gray;
+  }
   const hasAlpha = channels === 2 || channels === 4;
   const onWhite = (value: number, alpha: number) => (value * alpha + 255 * (255 - alpha) + 127) / 255 | 0;
   for (let i = 0, p = 0; i < n; i++, p += channels) {

@@ -36,22 +36,22 @@ export interface ImageQuality {
 /** Blur (variance of the 4-neighbour Laplacian) and brightness (mean luma) of one grayscale raw buffer. */
 export function measureQuality(gray: Uint8Array, width: number, height: number): ImageQuality {
   if (gray.length !== width * height) throw new Error(`expected ${width}×${height} grayscale pixels, got ${gray.length} bytes`);
+  const n = gray.length;
   let lumaSum = 0;
-  for (const value of gray) lumaSum += value;
-  const brightness = gray.length > 0 ? lumaSum / gray.length : 0;
+  for (let i = 0; i < n; i++) lumaSum += gray[i]!;
+  const brightness = n > 0 ? lumaSum / n : 0;
 
+  // Integer sums, exact in doubles (< 2^53), one row at a time: ~2x faster than indexing by (x, y).
   let sum = 0;
   let sumOfSquares = 0;
-  let count = 0;
   for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
+    for (let i = y * width + 1, end = y * width + width - 1; i < end; i++) {
       const laplacian = gray[i - width]! + gray[i + width]! + gray[i - 1]! + gray[i + 1]! - 4 * gray[i]!;
       sum += laplacian;
       sumOfSquares += laplacian * laplacian;
-      count++;
     }
   }
+  const count = width > 2 && height > 2 ? (width - 2) * (height - 2) : 0;
   const blur = count > 0 ? Math.max(0, sumOfSquares / count - (sum / count) ** 2) : 0;
   return { blur, brightness, flags: flagsFor(blur, brightness) };
 }
