@@ -1,24 +1,4 @@
-import { type BenchEntry, type BenchReport, formatTable } from './lib/report.js';
-import { addMedia } from './add-media.js';
-import { annotations } from './annotations.js';
-import { indexGraph } from './index-graph.js';
-import { indexQuality } from './index-quality.js';
-import { ingestion } from './ingestion.js';
-import { ingestStages } from './ingest-stages.js';
-import { notifications } from './notifications.js';
-import { snapshots } from './snapshots.js';
-import { exportsBench } from './exports.js';
-import { taskList } from './task-list.js';
-import { filteredLists } from './filtered-lists.js';
-import { enrichmentModels } from './enrichment-models.js';
-import { enrichmentEndToEnd } from './enrichment.js';
-import { importStages } from './import-stages.js';
-import { scale } from './scale.js';
-import { explore } from './explore.js';
-import { scaleOut } from './scale-out.js';
-import { webGrid } from './web-grid.js';
-import { readLatency } from './read-latency.js';
-import { curation } from './curation.js';
+import { type BenchReport, formatTable } from './lib/report.js';
 
 /**
  * Every measured claim, one file each; `BENCH_ONLY=task-list` runs a subset (BENCH_TASKS: its task count, default 100000).
@@ -46,27 +26,29 @@ import { curation } from './curation.js';
  * read-latency: BENCH_READ_UPLOADERS (20), BENCH_READ_LANE_IMAGES (JPEGs each, 20), BENCH_READ_BATCH (10), BENCH_READ_DURATION (s, 60), BENCH_READ_GAP_MS (20).
  * curation (issue 29's analyses, bench/curation/cases.ts): BENCH_CURATION_SIZES seeded media, comma-separated (default 100000,1000000).
  */
-const ENTRIES: Record<string, BenchEntry> = {
-  'task-list': taskList,
-  lists: filteredLists,
-  ingestion,
-  'ingest-stages': ingestStages,
-  'index-graph': indexGraph,
-  'index-quality': indexQuality,
-  'add-media': addMedia,
-  snapshots,
-  notifications,
-  exports: exportsBench,
-  'enrichment-models': enrichmentModels,
-  enrichment: enrichmentEndToEnd,
-  annotations,
-  'import-stages': importStages,
-  scale,
-  explore,
-  'scale-out': scaleOut,
-  'web-grid': webGrid,
-  'read-latency': readLatency,
-  curation,
+// Loaded on demand, so a run carries only its own benchmark's modules (a server measured in this process then has
+// no other bench's code on its heap).
+const ENTRIES: Record<string, () => Promise<BenchReport>> = {
+  'task-list': () => import('./task-list.js').then((m) => m.taskList()),
+  lists: () => import('./filtered-lists.js').then((m) => m.filteredLists()),
+  ingestion: () => import('./ingestion.js').then((m) => m.ingestion()),
+  'ingest-stages': () => import('./ingest-stages.js').then((m) => m.ingestStages()),
+  'index-graph': () => import('./index-graph.js').then((m) => m.indexGraph()),
+  'index-quality': () => import('./index-quality.js').then((m) => m.indexQuality()),
+  'add-media': () => import('./add-media.js').then((m) => m.addMedia()),
+  snapshots: () => import('./snapshots.js').then((m) => m.snapshots()),
+  notifications: () => import('./notifications.js').then((m) => m.notifications()),
+  exports: () => import('./exports.js').then((m) => m.exportsBench()),
+  'enrichment-models': () => import('./enrichment-models.js').then((m) => m.enrichmentModels()),
+  enrichment: () => import('./enrichment.js').then((m) => m.enrichmentEndToEnd()),
+  annotations: () => import('./annotations.js').then((m) => m.annotations()),
+  'import-stages': () => import('./import-stages.js').then((m) => m.importStages()),
+  scale: () => import('./scale.js').then((m) => m.scale()),
+  explore: () => import('./explore.js').then((m) => m.explore()),
+  'scale-out': () => import('./scale-out.js').then((m) => m.scaleOut()),
+  'web-grid': () => import('./web-grid.js').then((m) => m.webGrid()),
+  'read-latency': () => import('./read-latency.js').then((m) => m.readLatency()),
+  curation: () => import('./curation.js').then((m) => m.curation()),
 };
 
 function print(report: BenchReport): void {

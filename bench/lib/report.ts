@@ -16,7 +16,6 @@ export interface Goal {
   pass: boolean;
 }
 
-export type BenchEntry = () => Promise<BenchReport>;
 
 /** A markdown-style table; numeric-looking cells are right-aligned. */
 export function formatTable(columns: string[], rows: string[][]): string {

@@ -75,6 +75,22 @@ describe('FsBlobStore on disk', () => {
     expect((await fs.readFile(store.pathOf(hash))).equals(data)).toBe(true);
   });
 
+  it('writes a buffer already stored whole no second time, and makes its temp folder again when it is removed', async () => {
+    const data = randomBytes(3000);
+    const { hash } = await store.putBuffer(data);
+    const written = (await fs.stat(store.pathOf(hash))).mtimeMs;
+    await fs.utimes(store.pathOf(hash), new Date(0), new Date(0));
+    expect(await store.putBuffer(data)).toEqual({ hash, size: 3000 });
+    expect((await fs.stat(store.pathOf(hash))).mtimeMs).toBe(0);
+    expect(written).toBeGreaterThan(0);
+
+    await fs.rm(path.join(root, 'tmp'), { recursive: true });
+    const other = randomBytes(100);
+    expect((await store.putBuffer(other)).size).toBe(100);
+    expect((await fs.readFile(store.pathOf(createHash('sha256').update(other).digest('hex')))).equals(other)).toBe(true);
+    expect(await tempFiles(root)).toEqual([]);
+  });
+
   it('never touches paths outside its root for bad hashes', async () => {
     const outside = path.join(root, '..', `${path.basename(root)}-victim`);
     await fs.writeFile(outside, 'keep me');

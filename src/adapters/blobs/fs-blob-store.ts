@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
@@ -35,12 +35,7 @@ export class FsBlobStore implements BlobStore {
   }
 
   async write(source: Readable, options: PutOptions = {}): Promise<WrittenBlob> {
-    this.tempReady ??= fs.mkdir(this.tempDir, { recursive: true }).then(() => {});
-    await this.tempReady.catch((err: unknown) => {
-      this.tempReady = null;
-      throw err;
-    });
-    const temp = path.join(this.tempDir, `${randomUUID()}.part`);
+    const temp = await this.tempFile();
     const meter = await meteredFile(source, temp, options, { through: (file) => [new SyncBehind(file)], beforeClose: (file) => file.datasync() }).catch((err: unknown) => {
       if (isNotFound(err)) this.tempReady = null;
       throw err;
@@ -55,8 +50,44 @@ export class FsBlobStore implements BlobStore {
     return { blob, stored, head: meter.keptHead() };
   }
 
-  putBuffer(data: Buffer): Promise<StoredBlob> {
-    return this.put(Readable.from([data]));
+  /**
+   * A small blob already in memory (thumbnails, previews, frames), without the stream pipeline a put builds: hashed
+   * first, so one already stored whole is not written again; else written, data-synced and committed as put does.
+   * The pipeline's streams, abort controller and listeners were most of the event loop's cost of a thumbnail.
+   */
+  async putBuffer(data: Buffer): Promise<StoredBlob> {
+    const blob = { hash: createHash('sha256').update(data).digest('hex'), size: data.length };
+    if ((await this.stat(blob.hash))?.size === blob.size) return blob;
+    const temp = await this.tempFile();
+    try {
+      const handle = await fs.open(temp, 'wx').catch(async (err: unknown) => {
+        if (!isNotFound(err)) throw err;
+        this.tempReady = null; // the temp folder was removed behind the store's back
+        await this.tempFile();
+        return fs.open(temp, 'wx');
+      });
+      try {
+        await handle.writeFile(data);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await this.commit(temp, blob.hash, blob.size);
+    } catch (err) {
+      await fs.rm(temp, { force: true });
+      throw err;
+    }
+    return blob;
+  }
+
+  /** A fresh name in the temp folder, the folder made on first use. */
+  private async tempFile(): Promise<string> {
+    this.tempReady ??= fs.mkdir(this.tempDir, { recursive: true }).then(() => {});
+    await this.tempReady.catch((err: unknown) => {
+      this.tempReady = null;
+      throw err;
+    });
+    return path.join(this.tempDir, `${randomUUID()}.part`);
   }
 
   /** The temp file, its bytes already on disk (meteredFile's data sync), takes its name: a blob's final name never points at bytes still in cache. */
