@@ -14,9 +14,9 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { CENTERNET_EMBEDDING_NODE, centerNetModelPath, readCenterNetArtifacts } from './centernet-graph.js';
-import { CENTERNET_EMBEDDING_DIMENSIONS, centerNetIdentity } from './centernet-identity.js';
+import { CENTERNET_EMBEDDING_DIMENSIONS, centerNetIdentity, centerNetInputSize } from './centernet-identity.js';
 import { packageRoot } from './package-root.js';
-import { assertRgbImage, l2normalize, type Embedder, type RgbImage } from './embedder.js';
+import { type Embedder, type RgbImage, embedderOf } from './embedder.js';
 
 export interface CenterNetEmbedderOptions {
   /** Side of the square the image is resized to before inference (default 256; multiple of 32). */
@@ -73,17 +73,13 @@ export function preprocess(rgb: RgbImage, size: number): tf.Tensor4D {
 }
 
 export async function loadCenterNetEmbedder(options: CenterNetEmbedderOptions = {}): Promise<Embedder> {
-  const inputSize = options.inputSize ?? 256;
-  if (!Number.isInteger(inputSize) || inputSize < 32 || inputSize % 32 !== 0) {
-    throw new RangeError(`inputSize must be a positive multiple of 32, got ${inputSize}`);
-  }
+  const inputSize = centerNetInputSize(options.inputSize);
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   await initBackend(threads);
 
   const modelPath = options.modelPath ?? centerNetModelPath();
   const artifacts = await readCenterNetArtifacts(modelPath);
   const model = await tf.loadGraphModel({ load: async () => artifacts });
-  let closed = false;
 
   // Warm-up: the first execution compiles kernels and allocates; do it at load time.
   tf.tidy(() => {
@@ -94,31 +90,21 @@ export async function loadCenterNetEmbedder(options: CenterNetEmbedderOptions = 
     }
   });
 
-  return {
-    name: centerNetIdentity(inputSize).model,
-    version: centerNetIdentity(inputSize).version,
-    runtime: 'tfjs-wasm',
-    dimensions: CENTERNET_EMBEDDING_DIMENSIONS,
-    inputSize,
-    async embed(rgb: RgbImage): Promise<Float32Array> {
-      if (closed) throw new Error('embedder is closed');
-      assertRgbImage(rgb);
+  const identity = centerNetIdentity(inputSize);
+  return embedderOf(
+    { name: identity.model, version: identity.version, runtime: 'tfjs-wasm', dimensions: CENTERNET_EMBEDDING_DIMENSIONS, inputSize },
+    async (rgb) => {
       const pooled = tf.tidy(() => {
         const features = model.execute(preprocess(rgb, inputSize), CENTERNET_EMBEDDING_NODE) as tf.Tensor;
         // [1, H, W, C] -> [C]; already pooled outputs ([1, C]) pass through.
         return features.rank === 4 ? tf.mean(features, [0, 1, 2]) : tf.reshape(features, [-1]);
       });
       try {
-        const data = await pooled.data();
-        return l2normalize(Float32Array.from(data as Float32Array));
+        return Float32Array.from((await pooled.data()) as Float32Array);
       } finally {
         pooled.dispose();
       }
     },
-    async close(): Promise<void> {
-      if (closed) return;
-      closed = true;
-      model.dispose();
-    },
-  };
+    () => model.dispose(),
+  );
 }

@@ -6,8 +6,8 @@
  */
 import type { InferenceSession } from 'onnxruntime-node';
 import { CENTERNET_EMBEDDING_NODE, CENTERNET_INPUT_NODE, centerNetModelPath, readCenterNetArtifacts } from './centernet-graph.js';
-import { CENTERNET_EMBEDDING_DIMENSIONS, centerNetIdentity } from './centernet-identity.js';
-import { assertRgbImage, l2normalize, type Embedder, type RgbImage } from './embedder.js';
+import { CENTERNET_EMBEDDING_DIMENSIONS, centerNetIdentity, centerNetInputSize } from './centernet-identity.js';
+import { type Embedder, embedderOf } from './embedder.js';
 import { ONNX_INPUT, ONNX_OUTPUT, tfGraphToOnnx } from './onnx/tf-graph-to-onnx.js';
 import { squareInput } from './square-input.js';
 
@@ -19,10 +19,7 @@ export interface CenterNetOnnxEmbedderOptions {
 }
 
 export async function loadCenterNetOnnxEmbedder(options: CenterNetOnnxEmbedderOptions = {}): Promise<Embedder> {
-  const inputSize = options.inputSize ?? 256;
-  if (!Number.isInteger(inputSize) || inputSize < 32 || inputSize % 32 !== 0) {
-    throw new RangeError(`inputSize must be a positive multiple of 32, got ${inputSize}`);
-  }
+  const inputSize = centerNetInputSize(options.inputSize);
   const ort = await import('onnxruntime-node');
   const artifacts = await readCenterNetArtifacts(options.modelPath ?? centerNetModelPath());
   const model = tfGraphToOnnx(artifacts, { input: CENTERNET_INPUT_NODE, inputChannels: 3, output: CENTERNET_EMBEDDING_NODE, outputChannels: CENTERNET_EMBEDDING_DIMENSIONS });
@@ -37,26 +34,12 @@ export async function loadCenterNetOnnxEmbedder(options: CenterNetOnnxEmbedderOp
     const out = await session.run({ [ONNX_INPUT]: new ort.Tensor('float32', input, [1, inputSize, inputSize, 3]) });
     const features = out[ONNX_OUTPUT]!.data as Float32Array;
     if (features.length !== CENTERNET_EMBEDDING_DIMENSIONS) throw new Error(`unexpected embedding width ${features.length} from ${CENTERNET_EMBEDDING_NODE}`);
-    return l2normalize(Float32Array.from(features));
+    return Float32Array.from(features);
   };
   await run(new Float32Array(inputSize * inputSize * 3)); // warm-up: the first run plans memory and picks kernels
-  let closed = false;
-
-  return {
-    name: identity.model,
-    version: identity.version,
-    runtime: 'onnxruntime',
-    dimensions: CENTERNET_EMBEDDING_DIMENSIONS,
-    inputSize,
-    async embed(rgb: RgbImage): Promise<Float32Array> {
-      if (closed) throw new Error('embedder is closed');
-      assertRgbImage(rgb);
-      return run(squareInput(rgb, inputSize));
-    },
-    async close(): Promise<void> {
-      if (closed) return;
-      closed = true;
-      await session.release();
-    },
-  };
+  return embedderOf(
+    { name: identity.model, version: identity.version, runtime: 'onnxruntime', dimensions: CENTERNET_EMBEDDING_DIMENSIONS, inputSize },
+    (rgb) => run(squareInput(rgb, inputSize)),
+    () => session.release(),
+  );
 }

@@ -42,3 +42,28 @@ export function l2normalize(v: Float32Array): Float32Array {
   if (norm > 0) for (let i = 0; i < v.length; i++) v[i] = v[i]! / norm;
   return v;
 }
+
+/**
+ * An Embedder around one loaded model: `run` gets checked RGB and returns the raw features, which come back
+ * L2-normalised; after close() every embed rejects.
+ */
+export function embedderOf(
+  about: Pick<Embedder, 'name' | 'version' | 'runtime' | 'dimensions' | 'inputSize'>,
+  run: (rgb: RgbImage) => Promise<Float32Array>,
+  release: () => void | Promise<void>,
+): Embedder {
+  let closed = false;
+  return {
+    ...about,
+    async embed(rgb: RgbImage): Promise<Float32Array> {
+      if (closed) throw new Error('embedder is closed');
+      assertRgbImage(rgb);
+      return l2normalize(await run(rgb));
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await release();
+    },
+  };
+}
