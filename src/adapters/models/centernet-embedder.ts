@@ -32,8 +32,6 @@ export interface CenterNetEmbedderOptions {
   modelPath?: string;
 }
 
-export { CENTERNET_EMBEDDING_DIMENSIONS, CENTERNET_EMBEDDING_NODE, readCenterNetArtifacts };
-
 let backendReady: Promise<void> | undefined;
 
 /** Selects the wasm backend once per process, with its binaries loaded from the local package. */

@@ -6,14 +6,14 @@
  * They are rewritten in the weight bytes for the chosen input size before loading, so the graph's own decoder
  * (`tower_0/detections`: top-100 peaks as x1, y1, x2, y2, score, class in input pixels) runs at that size.
  */
-import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
-import { CENTERNET_EMBEDDING_DIMENSIONS, CENTERNET_EMBEDDING_NODE, preprocess, readCenterNetArtifacts } from '../centernet-embedder.js';
+import { preprocess } from '../centernet-embedder.js';
+import { CENTERNET_EMBEDDING_NODE, centerNetModelPath, readCenterNetArtifacts } from '../centernet-graph.js';
+import { CENTERNET_EMBEDDING_DIMENSIONS } from '../centernet-identity.js';
 import { assertRgbImage, l2normalize, type RgbImage } from '../embedder.js';
 import { COCO_LABELS } from './coco-labels.js';
 import { nonMaxSuppression } from './nms.js';
 import { DEFAULT_DETECTION_INPUT_SIZE } from './input-sizes.js';
-import { packageRoot } from './package-paths.js';
 import type { Box } from './types.js';
 
 const OUTPUT_NODE = 'tower_0/detections';
@@ -115,7 +115,7 @@ export async function loadCenterNetDetector(options: CenterNetDetectorOptions = 
   const iouThreshold = options.iouThreshold ?? 0.5;
   const crossClassIou = options.crossClassIou ?? 0.7;
   const maxDetections = options.maxDetections ?? 20;
-  const modelPath = options.modelPath ?? path.join(packageRoot('@vladmandic/human'), 'models', 'centernet.json');
+  const modelPath = options.modelPath ?? centerNetModelPath();
   const artifacts = await loadArtifacts(modelPath, size);
   const model = await tf.loadGraphModel({ load: async () => artifacts });
   tf.tidy(() => {
