@@ -2,16 +2,13 @@ import { loadCenterNetEmbedder } from './centernet-embedder.js';
 import { loadCenterNetOnnxEmbedder } from './centernet-onnx-embedder.js';
 import type { Embedder } from './embedder.js';
 
-export type EmbeddingRuntime = 'onnx' | 'tfjs';
-
 /**
  * The media embedder: the CenterNet backbone on ONNX Runtime (native, ~4× less CPU per image than tfjs-wasm), or on
  * tfjs-wasm where onnxruntime-node has no binary for the platform. Both give the same vectors under the same identity,
  * so a dataset can mix them.
  */
-export async function loadImageEmbedder(inputSize: number, runtime?: EmbeddingRuntime): Promise<Embedder> {
-  if ((runtime ?? (await onnxRuntimeAvailable() ? 'onnx' : 'tfjs')) === 'onnx') return loadCenterNetOnnxEmbedder({ inputSize });
-  return loadCenterNetEmbedder({ inputSize });
+export async function loadImageEmbedder(inputSize: number): Promise<Embedder> {
+  return (await onnxRuntimeAvailable()) ? loadCenterNetOnnxEmbedder({ inputSize }) : loadCenterNetEmbedder({ inputSize });
 }
 
 let available: Promise<boolean> | undefined;
