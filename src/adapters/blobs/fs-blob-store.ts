@@ -63,7 +63,7 @@ export class FsBlobStore implements BlobStore {
       const handle = await fs.open(temp, 'wx').catch(async (err: unknown) => {
         if (!isNotFound(err)) throw err;
         this.tempReady = null; // the temp folder was removed behind the store's back
-        await this.tempFile();
+        await this.tempDirReady();
         return fs.open(temp, 'wx');
       });
       try {
@@ -82,12 +82,16 @@ export class FsBlobStore implements BlobStore {
 
   /** A fresh name in the temp folder, the folder made on first use. */
   private async tempFile(): Promise<string> {
+    await this.tempDirReady();
+    return path.join(this.tempDir, `${randomUUID()}.part`);
+  }
+
+  private async tempDirReady(): Promise<void> {
     this.tempReady ??= fs.mkdir(this.tempDir, { recursive: true }).then(() => {});
     await this.tempReady.catch((err: unknown) => {
       this.tempReady = null;
       throw err;
     });
-    return path.join(this.tempDir, `${randomUUID()}.part`);
   }
 
   /** The temp file, its bytes already on disk (meteredFile's data sync), takes its name: a blob's final name never points at bytes still in cache. */
