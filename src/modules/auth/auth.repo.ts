@@ -6,8 +6,13 @@ import type { UserRow } from '../../adapters/db/schema.js';
 export class AuthRepo {
   constructor(private readonly db: Db) {}
 
-  async createUser(email: string): Promise<UserRow> {
-    return this.db.insertInto('users').values({ email }).returningAll().executeTakeFirstOrThrow();
+  /** The user and its first key in one transaction: no reader (a backup's snapshot) sees a user without a key. */
+  async createUser(email: string, key: { apiKey: string; secretCiphertext: string }): Promise<UserRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const user = await trx.insertInto('users').values({ email }).returningAll().executeTakeFirstOrThrow();
+      await trx.insertInto('api_keys').values({ api_key: key.apiKey, user_id: user.id, secret_ciphertext: key.secretCiphertext, revoked_at: null }).execute();
+      return user;
+    });
   }
 
   /** The user with this e-mail, created if missing; safe when two processes start at once. */

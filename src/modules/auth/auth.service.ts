@@ -87,8 +87,9 @@ export class AuthService {
     const normalised = email.trim();
     if (!EMAIL.test(normalised)) throw errors.invalidParameter(`Not a valid e-mail address: ${email}`);
     if (await this.repo.findUserByEmail(normalised)) throw errors.userExists(normalised);
-    const user = await this.repo.createUser(normalised);
-    return this.issueKey({ userId: user.id, email: user.email });
+    const key = this.newKey();
+    const user = await this.repo.createUser(normalised, key);
+    return { user_id: user.id, email: user.email, api_key: key.apiKey, api_secret: key.apiSecret };
   }
 
   async createKeyForEmail(email: string): Promise<IssuedKey> {
@@ -99,10 +100,14 @@ export class AuthService {
 
   /** A new key pair; the secret is returned this once and stored only encrypted. */
   async issueKey(principal: Principal): Promise<IssuedKey> {
-    const apiKey = `lk_${randomBytes(16).toString('hex')}`;
+    const key = this.newKey();
+    await this.repo.insertKey(principal.userId, key.apiKey, key.secretCiphertext);
+    return { user_id: principal.userId, email: principal.email, api_key: key.apiKey, api_secret: key.apiSecret };
+  }
+
+  private newKey(): { apiKey: string; apiSecret: string; secretCiphertext: string } {
     const apiSecret = randomBytes(32).toString('base64url');
-    await this.repo.insertKey(principal.userId, apiKey, this.keyBox.seal(apiSecret));
-    return { user_id: principal.userId, email: principal.email, api_key: apiKey, api_secret: apiSecret };
+    return { apiKey: `lk_${randomBytes(16).toString('hex')}`, apiSecret, secretCiphertext: this.keyBox.seal(apiSecret) };
   }
 
   async revokeKey(apiKey: string): Promise<boolean> {
