@@ -267,7 +267,7 @@ describe('cluster summaries stay right', { shuffle: false }, () => {
 });
 
 describe('cluster summaries of detected objects', () => {
-  it('count the objects of an enriched copy, and stay right after an object is relabelled', async () => {
+  it('count the objects of an enriched copy, and stay right after an object is relabelled', { timeout: 240_000 }, async () => {
     const { datasetId: source } = await createDataset(server, owner, 'objects', [[photo('dog.jpg'), photo('kite.jpg')]]);
     const res = await server.api(owner.token, 'POST', url('/enrich_dataset', source), { enrichment_models: { OBJECT_DETECTION: 'vl_object_detector_v00' } });
     expect(res.status, res.text).toBe(200);

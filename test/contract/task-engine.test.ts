@@ -161,7 +161,7 @@ describe('totals', () => {
     const failed = await startTask(server, owner, datasetId, { steps: 2, stepMs: 1, failAtStep: 1 });
     const aborted = await startTask(server, owner, datasetId, { steps: 100, stepMs: 100 });
     const retried = await startTask(server, owner, datasetId, { steps: 3, stepMs: 10, failAtStep: 3 });
-    await startTask(server, owner, datasetId, {}, 'REINDEX');
+    const reindex = await startTask(server, owner, datasetId, {}, 'REINDEX');
     expect((await abort(owner, aborted)).status).toBe(200);
     await waitForTask(server, owner, datasetId, completed, hasStatus('COMPLETED'));
     await waitForTask(server, owner, datasetId, failed, hasStatus('FAILED'));
@@ -169,8 +169,10 @@ describe('totals', () => {
     expect((await retry(owner, retried)).status).toBe(200);
     await waitForTask(server, owner, datasetId, retried, hasStatus('FAILED'), 'the same failure again');
     await waitForJobGone(server, aborted);
+    // The real REINDEX job runs too: counted only once it has ended, or it could end between the count and the answer.
+    await waitForTask(server, owner, datasetId, reindex, (t) => t.status === 'COMPLETED' || t.status === 'FAILED', 'the reindex ended');
+    await waitForJobGone(server, reindex);
 
-    // Only the handler-less REINDEX task may still be active here; every other task has settled.
     const rows = await server.loupe.container.database.db
       .selectFrom('tasks')
       .select(['status'])
