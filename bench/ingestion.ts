@@ -4,15 +4,15 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import type { DatabaseHandle } from '../src/adapters/db/database.js';
 import { loadConfig } from '../src/config.js';
-import { signClientToken } from '../src/modules/auth/auth.service.js';
-import { type Loupe, startLoupe } from '../src/server.js';
 import { embedderAloneBaseline } from './lib/embed-baseline.js';
 import { type CpuUse, cpuMeter } from './lib/cpu.js';
 import { type IngestResult, PROGRESS_MARKS, RssSampler, rawResizeBaseline } from './lib/ingest.js';
 import { type ClientRun, IngestClient } from './lib/ingest-client.js';
 import { type GeneratedFile, convertImages, copiesOf, generateJpegs, generateVideos } from './lib/media-gen.js';
 import { type BenchReport, fixed } from './lib/report.js';
+import { type ServerChild, benchUser, openSideDatabase, startServerChild } from './lib/server-child.js';
 
 const GOAL_RATE = 60;
 const GOAL_VS_RAW = 0.4;
@@ -33,18 +33,19 @@ function imageCounts(): number[] {
   return [...new Set(counts)].sort((a, b) => a - b);
 }
 
-/** A full collection and a short pause, so each run's baseline RSS is not last run's garbage. */
-async function settle(): Promise<void> {
+/** A full collection in the bench and in the server, and a short pause, so each run's baseline RSS is not last run's garbage. */
+async function settle(server: ServerChild): Promise<void> {
   v8.setFlagsFromString('--expose-gc');
   (vm.runInNewContext('gc') as () => void)();
+  server.gc();
   await sleep(1000);
 }
 
 const secs = (from: number, to: number) => (to - from) / 1000;
-/** CPU of a run per item, in ms: the total, then the server's (this process), the image workers', PostgreSQL's and the client's shares. */
+/** CPU of a run per item, in ms: the total, then the server's (its process), the image workers', PostgreSQL's and the client's shares. */
 const cpuPer = (cpu: RunCpu, items: number) =>
   `${fixed((1000 * (cpu.self + cpu.workers + cpu.postgres + cpu.client)) / items, 1)} ms (server ${fixed((1000 * cpu.self) / items, 1)}; image workers ${fixed((1000 * cpu.workers) / items, 1)}; PostgreSQL ${fixed((1000 * cpu.postgres) / items, 1)}; the client ${fixed((1000 * cpu.client) / items, 1)})`;
-/** A run's CPU: the meter's shares (this process is the server) and the client process's. */
+/** A run's CPU: the meter's shares (the server's process, its workers, PostgreSQL) and the client process's. */
 type RunCpu = CpuUse & { client: number };
 const withClient = (cpu: CpuUse, run: ClientRun): RunCpu => ({ ...cpu, client: run.clientCpu });
 /** A database timestamp (wall clock) on the performance.now() scale. */
@@ -65,7 +66,7 @@ interface SizeResult {
   commitStart: number;
   startRss: number;
   peak: number;
-  /** CPU seconds of the run, upload to READY: the server (this process), its workers, PostgreSQL and the client. */
+  /** CPU seconds of the run, upload to READY: the server, its workers, PostgreSQL and the client. */
   cpu: RunCpu;
 }
 
@@ -82,9 +83,12 @@ export async function ingestion(): Promise<BenchReport> {
   // Two directories: as root, the embedded PostgreSQL runs as `postgres` and must reach DATA_DIR.
   const media = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-media-'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-'));
-  let loupe: Loupe | null = null;
+  let server: ServerChild | null = null;
+  let side: DatabaseHandle | null = null;
   let client: IngestClient | null = null;
-  const rss = new RssSampler(100);
+  // The baselines run in this process: their memory is this process's; the server's is sampled once it runs.
+  const ownRss = new RssSampler(100);
+  const samplers = [ownRss];
   try {
     const genStart = performance.now();
     const warmup = [...(await generateJpegs(media, 'warmup', 10, 1)), ...(await generateVideos(media, 1, 1))];
@@ -103,14 +107,19 @@ export async function ingestion(): Promise<BenchReport> {
     ];
     const genSeconds = secs(genStart, performance.now());
 
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }, { role: 'all' });
-    loupe = await startLoupe(config);
+    // The server in a process of its own, as deployed: the bench's baselines and bookkeeping stay out of its heap and CPU.
+    const env = { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', LOUPE_ROLE: 'all' };
+    const config = loadConfig(env);
+    server = await startServerChild(env);
+    const rss = new RssSampler(100, server.pid);
+    samplers.push(rss);
+    side = await openSideDatabase(dataDir);
     client = IngestClient.start();
-    const db = loupe.container.database.db;
-    const issued = await loupe.container.services.auth.createUser('bench-ingest@example.com');
-    const token = await signClientToken(issued.api_key, issued.api_secret, 3600);
+    const db = side.db;
+    const { token } = await benchUser(side, dataDir, 'bench-ingest@example.com');
+    const settled = () => settle(server!);
     const run = async (name: string, files: GeneratedFile[], images: number) => {
-      const r = await client!.ingest(loupe!.url!, token, name, files);
+      const r = await client!.ingest(server!.url, token, name, files);
       if (r.nImages !== images || r.nVideos !== files.length - images) {
         throw new Error(`${name}: reached ${r.nImages} images / ${r.nVideos} videos, expected ${images} / ${files.length - images}`);
       }
@@ -118,10 +127,10 @@ export async function ingestion(): Promise<BenchReport> {
     };
     const jpegsOf = (files: GeneratedFile[]) => files.filter((f) => f.name.endsWith('.jpg'));
     const rawRun = async (jpegs: GeneratedFile[]) => {
-      await settle();
+      await settled();
       const from = performance.now();
       const r = await rawResizeBaseline(jpegs, config.media.concurrency);
-      return { ...r, peak: rss.peak(from, performance.now()) };
+      return { ...r, peak: ownRss.peak(from, performance.now()) };
     };
 
     // Warm-up (JIT, pools, sharp, ffmpeg/ffprobe first spawn, the embedder in every image worker).
@@ -132,14 +141,14 @@ export async function ingestion(): Promise<BenchReport> {
     for (const [i, n] of sizes.entries()) {
       const jpegs = jpegsOf(sets[i]!);
       const raw = await rawRun(jpegs);
-      await settle();
+      await settled();
       const from = performance.now();
       const e = await embedderAloneBaseline(jpegs, { workers: config.media.concurrency, inputSize: config.embeddingInputSize });
-      before.set(n, { raw, embed: { ...e, peak: rss.peak(from, performance.now()) } });
+      before.set(n, { raw, embed: { ...e, peak: ownRss.peak(from, performance.now()) } });
     }
 
     // Ingestion runs, smallest first; one common baseline RSS for all of them.
-    await settle();
+    await settled();
     const base = rss.sample();
     let refRun: IngestResult | null = null;
     if (refSet) {
@@ -147,9 +156,9 @@ export async function ingestion(): Promise<BenchReport> {
     }
     const results: SizeResult[] = [];
     for (const [i, n] of sizes.entries()) {
-      await settle();
+      await settled();
       const startRss = rss.sample();
-      const cpuOf = cpuMeter();
+      const cpuOf = cpuMeter(server.pid);
       const r = await run(`bench-${n}`, sets[i]!, n);
       const cpu = withClient(cpuOf(), r);
       const version = await db.selectFrom('versions').select('created_at').where('task_id', '=', r.taskId).executeTakeFirstOrThrow();
@@ -180,8 +189,8 @@ export async function ingestion(): Promise<BenchReport> {
     }
     const formatRuns: Array<{ label: string; run: IngestResult; cpu: RunCpu }> = [];
     for (const [i, f] of formatSets.entries()) {
-      await settle();
-      const cpuOf = cpuMeter();
+      await settled();
+      const cpuOf = cpuMeter(server.pid);
       const r = await run(`bench-format-${i}`, f.files, f.images);
       formatRuns.push({ label: f.label, run: r, cpu: withClient(cpuOf(), r) });
     }
@@ -273,7 +282,7 @@ export async function ingestion(): Promise<BenchReport> {
       title: `Dataset creation with indexing: ${sizes.join(' and ')} JPEGs (+ ${VIDEOS} videos each) through the HTTP API`,
       notes: [
         `Media per N: N distinct 1024x768 JPEGs (q85, ${fixed(meanKb, 0)} KB mean at N=${largest}) + ${VIDEOS} 5 s 640x360 H.264 videos, all generated before timing in ${fixed(genSeconds, 0)} s.`,
-        `Loupe: startLoupe(role all), embedded PostgreSQL, pino silent, defaults: MEDIA_CONCURRENCY ${config.media.concurrency} (= image worker threads, one`,
+        `Loupe: one server process of its own (bench/lib/api-process.ts, LOUPE_ROLE all), embedded PostgreSQL, pino silent, defaults: MEDIA_CONCURRENCY ${config.media.concurrency} (= image worker processes, one`,
         `  CenterNet embedder each, on ONNX Runtime), EMBEDDING_INPUT_SIZE ${config.embeddingInputSize}; ${os.cpus().length} CPUs. The client (Node fetch, a process of its own) follows the`,
         '  documented flow: new_dataset, data_files, batches of 50 files (multipart, streamed from disk), process_files, GET dataset every 200 ms.',
         'Upload: first request to last 202 (videos included). Processing: process_files sent to READY seen (videos included, +-200 ms poll),',
@@ -290,21 +299,23 @@ export async function ingestion(): Promise<BenchReport> {
         ...perSize,
         `Other inputs, no goal (after the JPEG runs, each its own dataset creation; images/s counts images only):`,
         ...perFormat,
-        `Memory: RSS of the server (this process) and its image worker processes (not PostgreSQL, ffmpeg or the client), sampled every 100 ms. After the warm-up`,
+        `Memory: RSS of the server's process and its image worker processes (not PostgreSQL, ffmpeg or the client), sampled every 100 ms; the baselines' rows give this`,
+        `  bench process's own (where they run). After the warm-up`,
         `  ingestion (10 JPEGs + 1 video), the baselines and a forced GC, baseline RSS ${fixed(base / MB, 0)} MB; growth = peak RSS during a run (upload to`,
         `  READY) - that common baseline. The N=${largest} run started at ${fixed(big.startRss / MB, 0)} MB. Reference for the flatness goal: the ${refLabel} run`,
         `  (${refRun ? 'an extra run before the others' : 'the smallest N'}); if memory grew with the number of files, ${fixed(largest / refN, 1)}x the files would give about that`,
         `  much more growth; flat gives ~1x. Within the N=${largest} run: peak RSS ${window(0, 25)} MB while processing 0-25 %, ${window(75, 98)} MB at 75-98 %.`,
-        `Process peak RSS over the whole bench: ${fixed(rss.peak() / MB, 0)} MB. MB = 10^6 bytes.`,
+        `The server's peak RSS over the whole bench: ${fixed(rss.peak() / MB, 0)} MB. MB = 10^6 bytes.`,
       ],
       columns: ['case', 'images', 'MB', 'seconds', 'images/s', 'MB/s', 'peak RSS MB', 'RSS growth MB'],
       rows,
       goals,
     };
   } finally {
-    rss.stop();
+    for (const sampler of samplers) sampler.stop();
     client?.close();
-    await loupe?.close();
+    await side?.close();
+    await server?.close();
     await rm(media, { recursive: true, force: true });
     await rm(dataDir, { recursive: true, force: true });
   }

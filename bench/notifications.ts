@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -6,13 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import pino from 'pino';
-import { type DatabaseHandle, openDatabase } from '../src/adapters/db/database.js';
-import { KeyBox, loadServerKey } from '../src/adapters/secrets/key-box.js';
-import { AuthRepo } from '../src/modules/auth/auth.repo.js';
-import { AuthService, signClientToken } from '../src/modules/auth/auth.service.js';
+import type { DatabaseHandle } from '../src/adapters/db/database.js';
 import { type NewNotification, NotificationsRepo } from '../src/modules/notifications/notifications.repo.js';
 import { type BenchReport, type Goal, fixed } from './lib/report.js';
+import { type ServerChild, benchUser, openSideDatabase, startServerChild } from './lib/server-child.js';
 import { SseClients } from './lib/sse-clients.js';
 
 const STREAMS_PER_USER = 5;
@@ -33,28 +29,11 @@ function streamsFromEnv(): number {
 }
 
 /** Resident set size of the server after a full collection, from /proc (Linux). */
-async function rssMb(pid: number): Promise<number> {
-  process.kill(pid, 'SIGUSR2');
+async function rssMb(server: ServerChild): Promise<number> {
+  server.gc();
   await sleep(1_000);
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : Number.NaN;
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string; pid: number }> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/lib/api-process.ts'], {
-    env: { ...process.env, LOUPE_ROLE: 'api', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const started = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line) as { url: string; pid: number });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
-  });
-  return { child, ...started };
 }
 
 /** Transactions per second the database committed over a window in which the bench itself sends nothing. */
@@ -77,21 +56,17 @@ export async function notifications(): Promise<BenchReport> {
   const streams = streamsFromEnv();
   const userCount = Math.ceil(streams / STREAMS_PER_USER);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loupe-bench-'));
-  let server: Awaited<ReturnType<typeof startServer>> | null = null;
+  let server: ServerChild | null = null;
   let side: DatabaseHandle | null = null;
   const sent = new Map<string, number>();
   const latencies: number[] = [];
   let load: SseClients | null = null;
   try {
-    server = await startServer(dataDir);
+    server = await startServerChild({ LOUPE_ROLE: 'api', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
     // The bench plays the worker: it shares the server's embedded database the way the CLI does.
-    side = await openDatabase({ databaseUrl: null, dataDir, owner: 'cli' }, pino({ level: 'silent' }));
-    const auth = new AuthService(new AuthRepo(side.db), new KeyBox(loadServerKey(null, dataDir)), { tokenMaxLifetimeSeconds: 86_400, sessionLifetimeSeconds: 3600 });
+    side = await openSideDatabase(dataDir);
     const users: Array<{ id: string; token: string }> = [];
-    for (let i = 0; i < userCount; i++) {
-      const issued = await auth.createUser(`bench-stream-${i}@example.com`);
-      users.push({ id: issued.user_id, token: await signClientToken(issued.api_key, issued.api_secret, 3600) });
-    }
+    for (let i = 0; i < userCount; i++) users.push(await benchUser(side, dataDir, `bench-stream-${i}@example.com`));
     const { id: datasetId } = await side.db
       .insertInto('datasets')
       .values({ display_name: 'bench-notifications', owner_id: users[0]!.id, status_new: 'READY', fatal_error_msg: null, source_dataset_id: null })
@@ -104,19 +79,19 @@ export async function notifications(): Promise<BenchReport> {
     });
     const tx0 = await idleTxPerSecond(side.db);
     // Read after the idle window: right after start the heap still holds startup's garbage pages.
-    const rssIdle = await rssMb(server.pid);
+    const rssIdle = await rssMb(server);
 
     const small = users.slice(0, Math.min(20, userCount)).flatMap((u) => Array(STREAMS_PER_USER).fill(u.token) as string[]);
     await load.open(small, 50);
     const tx100 = await idleTxPerSecond(side.db);
-    const rssSmall = await rssMb(server.pid);
+    const rssSmall = await rssMb(server);
 
     const openStart = performance.now();
     const rest = users.slice(small.length / STREAMS_PER_USER).flatMap((u) => Array(STREAMS_PER_USER).fill(u.token) as string[]);
     await load.open(rest.slice(0, streams - small.length), 200);
     const openS = (performance.now() - openStart) / 1000;
     await sleep(5_000);
-    const rssFull = await rssMb(server.pid);
+    const rssFull = await rssMb(server);
     const txFull = await idleTxPerSecond(side.db);
 
     const repo = new NotificationsRepo(side.db);
@@ -183,13 +158,7 @@ export async function notifications(): Promise<BenchReport> {
   } finally {
     load?.close();
     await side?.close();
-    if (server) {
-      const child = server.child;
-      await new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      });
-    }
+    await server?.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

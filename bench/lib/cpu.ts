@@ -38,17 +38,18 @@ function postgresTicks(): number {
 const isPoolWorker = new Map<string, boolean>();
 
 /**
- * Pids of this process's pool workers: the image and enrichment child processes (src/adapters/workers/pool-worker.ts).
- * The event loop forks them, so the kernel lists them as its thread's children; a cmdline is read once per pid. The
+ * Pids of a server's pool workers (this process's by default): the image and enrichment child processes
+ * (src/adapters/workers/pool-worker.ts). The event loop forks them, so the kernel lists them as its thread's children;
+ * a cmdline is read once per pid. The
  * memory sampler calls this ten times a second, and scanning every process in /proc each time cost the bench's process
  * ~6 % of a CPU (3.8 s of CPU in a 300-image run, by --cpu-prof).
  */
-export function workerPids(): string[] {
+export function workerPids(server: number = process.pid): string[] {
   let children: string[];
   try {
-    children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').split(' ').filter(Boolean);
+    children = readFileSync(`/proc/${server}/task/${server}/children`, 'utf8').split(' ').filter(Boolean);
   } catch {
-    children = pids().filter((pid) => readStat(`/proc/${pid}/stat`)?.fields[1] === String(process.pid)); // no children file
+    children = pids().filter((pid) => readStat(`/proc/${pid}/stat`)?.fields[1] === String(server)); // no children file
   }
   return children.filter((pid) => {
     let known = isPoolWorker.get(pid);
@@ -64,13 +65,13 @@ export function workerPids(): string[] {
   });
 }
 
-/** CPU ticks of each pool worker now. */
-function workerTicks(): Map<string, number> {
-  return new Map(workerPids().map((pid) => [pid, processTicks(pid)]));
+/** CPU ticks of each of a server's pool workers now. */
+function workerTicks(server: number): Map<string, number> {
+  return new Map(workerPids(server).map((pid) => [pid, processTicks(pid)]));
 }
 
 export interface CpuUse {
-  /** This process, all its threads (the server and whatever the bench runs in it). */
+  /** The server's process, all its threads (this process by default: then with whatever the bench runs in it). */
   self: number;
   /** The PostgreSQL processes, backends that ended during the window excluded. */
   postgres: number;
@@ -79,15 +80,16 @@ export interface CpuUse {
 }
 
 /**
- * CPU seconds used between now and when the returned function is called, from /proc (Linux only; elsewhere zeros).
+ * CPU seconds a server (this process by default), its workers and PostgreSQL use between now and when the returned
+ * function is called, from /proc (Linux only; elsewhere zeros).
  * Backends that exit inside the window take their time with them, so PostgreSQL's share is a lower bound.
  */
-export function cpuMeter(): () => CpuUse {
-  const self = () => processTicks(String(process.pid));
-  const [selfFrom, pgFrom, workersFrom] = [self(), postgresTicks(), workerTicks()];
+export function cpuMeter(server: number = process.pid): () => CpuUse {
+  const self = () => processTicks(String(server));
+  const [selfFrom, pgFrom, workersFrom] = [self(), postgresTicks(), workerTicks(server)];
   return () => {
     let workers = 0;
-    for (const [pid, ticks] of workerTicks()) workers += ticks - (workersFrom.get(pid) ?? 0);
+    for (const [pid, ticks] of workerTicks(server)) workers += ticks - (workersFrom.get(pid) ?? 0);
     return { self: (self() - selfFrom) / TICKS_PER_SECOND, postgres: Math.max(0, postgresTicks() - pgFrom) / TICKS_PER_SECOND, workers: workers / TICKS_PER_SECOND };
   };
 }

@@ -15,20 +15,22 @@ function rssOf(pid: string): number {
 }
 
 /**
- * process.memoryUsage.rss() plus the RSS of the server's image and enrichment worker processes, every `intervalMs`
+ * The RSS of a server's process plus its image and enrichment worker processes, every `intervalMs`
  * (timer unref'd); peaks are read back over any time window.
  */
 export class RssSampler {
   private readonly samples: Array<{ at: number; rss: number }> = [];
   private readonly timer: NodeJS.Timeout;
 
-  constructor(intervalMs = 100) {
+  /** Samples a server (this process by default) with its pool workers. */
+  constructor(intervalMs = 100, private readonly server: number = process.pid) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs).unref();
   }
 
   sample(): number {
-    const rss = process.memoryUsage.rss() + workerPids().reduce((sum, pid) => sum + rssOf(pid), 0);
+    const own = this.server === process.pid ? process.memoryUsage.rss() : rssOf(String(this.server));
+    const rss = own + workerPids(this.server).reduce((sum, pid) => sum + rssOf(pid), 0);
     this.samples.push({ at: performance.now(), rss });
     return rss;
   }
