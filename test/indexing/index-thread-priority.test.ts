@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeIndexOffThread } from '../../src/modules/indexing/index-runner.js';
 import { threadsOf } from '../support/proc.js';
+import { waitFor } from '../support/server.js';
 
 /** The nice value of each thread of this process, by thread id. */
 function threadNices(): Map<number, number> {
@@ -32,5 +33,35 @@ describe.runIf(process.platform === 'linux')('an index build off the event loop'
     expect(niced.length).toBeGreaterThan(0);
     expect(Math.max(...niced)).toBeGreaterThanOrEqual(1);
     for (const [tid, nice] of threadNices()) if (before.has(tid)) expect(nice).toBe(before.get(tid));
+  });
+});
+
+describe.runIf(process.platform === 'linux')('the index build thread', () => {
+  const NICE = 11; // a value no other test's thread has, so the threads at it are this test's
+  const input = () => ({ vectors: unitVectors(2000, 32), dimensions: 32, phashes: Array(2000).fill(null), prior: null, threads: 2, indexPath: null });
+  const threadsAtNice = () => new Set([...threadNices()].filter(([, nice]) => nice === NICE).map(([tid]) => tid));
+
+  it('is kept for the next build (its TypeScript loaded once), and ended when a build is aborted', { timeout: 120_000 }, async () => {
+    const seen = (into: Set<number>) => () => threadsAtNice().forEach((tid) => into.add(tid));
+    const first = new Set<number>();
+    const output = await computeIndexOffThread(input(), new AbortController().signal, seen(first), NICE);
+    expect(output.nearest.length).toBeGreaterThan(0);
+    expect(first.size).toBeGreaterThan(0);
+    // Idle between builds, at the same nice value.
+    expect([...first].every((tid) => threadsAtNice().has(tid))).toBe(true);
+
+    const second = new Set<number>();
+    await computeIndexOffThread(input(), new AbortController().signal, seen(second), NICE);
+    expect([...second].filter((tid) => !first.has(tid))).toEqual([]);
+
+    const abort = new AbortController();
+    const aborted = computeIndexOffThread(input(), abort.signal, () => abort.abort(new Error('stop')), NICE);
+    await expect(aborted).rejects.toThrow('stop');
+    await waitFor(async () => ([...first].some((tid) => threadsAtNice().has(tid)) ? undefined : true), 10_000, 'the aborted thread ended');
+
+    const third = new Set<number>();
+    await computeIndexOffThread(input(), new AbortController().signal, seen(third), NICE);
+    expect(third.size).toBeGreaterThan(0);
+    expect([...third].filter((tid) => first.has(tid))).toEqual([]);
   });
 });

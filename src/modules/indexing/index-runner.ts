@@ -1,4 +1,4 @@
-import { runOnThread } from '../../adapters/workers/one-shot.js';
+import { runOnThread } from '../../adapters/workers/compute-thread.js';
 import type { IndexInput, IndexOutput, IndexProgress } from './compute-index.js';
 
 /**
