@@ -12,6 +12,21 @@ type Reply<Out> = { progress: { fraction: number; message: string } } | { ok: tr
  * which was most of the index stage of a small dataset.
  */
 const IDLE_MS = 30_000;
+/**
+ * Only a thread whose input was at most this large is kept: an idle thread collects garbage late, and a large build's
+ * would hold its vectors' memory until then. Large builds take minutes, where a thread's start does not count.
+ */
+const KEEP_MAX_BYTES = 64 * 2 ** 20;
+
+export interface ThreadRunOptions {
+  onProgress?: WorkerProgress;
+  /** Buffers of `input` moved to the thread rather than copied. */
+  transferList?: TransferListItem[];
+  /** The nice value of the thread and of those it starts. */
+  nice?: number;
+  /** The bulk of `input` in bytes (its vectors); unknown means large. */
+  inputBytes?: number;
+}
 
 interface Idle {
   worker: Worker;
@@ -50,8 +65,8 @@ function keepIdle(key: string, worker: Worker): void {
 /**
  * Runs one computation on a worker thread (`script` takes each input as a message and posts progress, then `{ok,
  * output}` or `{ok: false, message}`): minutes of native calls or tight loops that would otherwise stall the process's
- * event loop. A thread that answered waits IDLE_MS for the next computation of the same script and nice value.
- * Aborting terminates the thread. `what` names it in its errors ("indexing failed: …", "index worker exited with code
+ * event loop. A thread that answered a small input (KEEP_MAX_BYTES) waits IDLE_MS for the next computation of the same
+ * script and nice value. Aborting terminates the thread. `what` names it in its errors ("indexing failed: …", "index worker exited with code
  * 1"). `script` lowers its thread to `nice` (lowerThreadPriority, read from WORKER_NICE_ENV) before it starts, so
  * background builds leave the CPU to the API's event loop.
  */
@@ -60,10 +75,9 @@ export function runOnThread<Out>(
   input: unknown,
   what: { failed: string; worker: string },
   signal: AbortSignal,
-  onProgress: WorkerProgress = () => {},
-  transferList: TransferListItem[] = [],
-  nice = 0,
+  options: ThreadRunOptions = {},
 ): Promise<Out> {
+  const { onProgress = () => {}, transferList = [], nice = 0, inputBytes = Infinity } = options;
   signal.throwIfAborted();
   const key = `${script.href}\n${nice}`;
   return new Promise((resolve, reject) => {
@@ -79,7 +93,8 @@ export function runOnThread<Out>(
         return;
       }
       done();
-      keepIdle(key, worker);
+      if (inputBytes <= KEEP_MAX_BYTES) keepIdle(key, worker);
+      else void worker.terminate();
       if (reply.ok) resolve(reply.output);
       else reject(new Error(`${what.failed} failed: ${reply.message}`));
     };

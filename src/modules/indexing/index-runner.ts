@@ -8,5 +8,10 @@ import type { IndexInput, IndexOutput, IndexProgress } from './compute-index.js'
  */
 export function computeIndexOffThread(input: IndexInput, signal: AbortSignal, onProgress: IndexProgress = () => {}, nice = 0): Promise<IndexOutput> {
   const what = { failed: 'indexing', worker: 'index worker' };
-  return runOnThread<IndexOutput>(new URL('./index-worker.mjs', import.meta.url), input, what, signal, onProgress, [input.vectors.buffer as ArrayBuffer], nice);
+  return runOnThread<IndexOutput>(new URL('./index-worker.mjs', import.meta.url), input, what, signal, {
+    onProgress,
+    transferList: [input.vectors.buffer as ArrayBuffer],
+    nice,
+    inputBytes: input.vectors.byteLength,
+  });
 }

@@ -8,5 +8,5 @@ import type { SelectionInput, SelectionOutput } from './compute-selection.js';
  */
 export function computeSelectionOffThread(input: SelectionInput, signal: AbortSignal, onProgress: (fraction: number, message: string) => void, nice = 0): Promise<SelectionOutput> {
   const what = { failed: 'selection', worker: 'selection worker' };
-  return runOnThread<SelectionOutput>(new URL('./selection-worker.mjs', import.meta.url), input, what, signal, onProgress, [], nice);
+  return runOnThread<SelectionOutput>(new URL('./selection-worker.mjs', import.meta.url), input, what, signal, { onProgress, nice, inputBytes: input.vectors.byteLength });
 }
