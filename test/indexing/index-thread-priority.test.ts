@@ -38,7 +38,7 @@ describe.runIf(process.platform === 'linux')('an index build off the event loop'
 
 describe.runIf(process.platform === 'linux')('the index build thread', () => {
   const NICE = 11; // a value no other test's thread has, so the threads at it are this test's
-  const input = () => ({ vectors: unitVectors(2000, 32), dimensions: 32, phashes: Array(2000).fill(null), prior: null, threads: 2, indexPath: null });
+  const input = () => ({ vectors: unitVectors(300, 32), dimensions: 32, phashes: Array(300).fill(null), prior: null, threads: 2, indexPath: null });
   const threadsAtNice = () => new Set([...threadNices()].filter(([, nice]) => nice === NICE).map(([tid]) => tid));
 
   it('is kept for the next build (its TypeScript loaded once), and ended when a build is aborted', { timeout: 120_000 }, async () => {
