@@ -40,9 +40,8 @@ const isPoolWorker = new Map<string, boolean>();
 /**
  * Pids of a server's pool workers (this process's by default): the image and enrichment child processes
  * (src/adapters/workers/pool-worker.ts). The event loop forks them, so the kernel lists them as its thread's children;
- * a cmdline is read once per pid. The
- * memory sampler calls this ten times a second, and scanning every process in /proc each time cost the bench's process
- * ~6 % of a CPU (3.8 s of CPU in a 300-image run, by --cpu-prof).
+ * a cmdline is read once per pid. The memory sampler calls this ten times a second, and scanning every process in /proc
+ * each time cost the bench's process ~6 % of a CPU (3.8 s of CPU in a 300-image run, by --cpu-prof).
  */
 export function workerPids(server: number = process.pid): string[] {
   let children: string[];

@@ -10,7 +10,7 @@ export class AuthRepo {
   async createUser(email: string, key: { apiKey: string; secretCiphertext: string }): Promise<UserRow> {
     return this.db.transaction().execute(async (trx) => {
       const user = await trx.insertInto('users').values({ email }).returningAll().executeTakeFirstOrThrow();
-      await trx.insertInto('api_keys').values({ api_key: key.apiKey, user_id: user.id, secret_ciphertext: key.secretCiphertext, revoked_at: null }).execute();
+      await this.insertKey(user.id, key.apiKey, key.secretCiphertext, trx);
       return user;
     });
   }
@@ -46,8 +46,8 @@ export class AuthRepo {
       .execute();
   }
 
-  async insertKey(userId: string, apiKey: string, secretCiphertext: string): Promise<void> {
-    await this.db.insertInto('api_keys').values({ api_key: apiKey, user_id: userId, secret_ciphertext: secretCiphertext, revoked_at: null }).execute();
+  async insertKey(userId: string, apiKey: string, secretCiphertext: string, db: Db = this.db): Promise<void> {
+    await db.insertInto('api_keys').values({ api_key: apiKey, user_id: userId, secret_ciphertext: secretCiphertext, revoked_at: null }).execute();
   }
 
   async findActiveKey(apiKey: string) {
